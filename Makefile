@@ -1,0 +1,57 @@
+# vmpressure-ctl: top-level targets. See README.md.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+# Lanes that make check boots; make check-matrix boots every lane.
+TIER1_LANES := 6.1 6.12
+DEMO_LANE := 6.1
+
+.PHONY: all module tools deps check lint unit check-dkms check-vm check-matrix \
+	demo bench install clean
+
+all: module tools
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+
+tools:
+	$(MAKE) -C tools
+
+deps:
+	scripts/deps build unit lint dkms vm
+
+check: deps lint unit check-dkms check-vm
+
+lint:
+	scripts/lint
+
+unit:
+	$(MAKE) -C tests/unit run
+
+check-dkms:
+	tests/dkms/run
+
+check-vm:
+	tests/vm/run $(TIER1_LANES)
+
+check-matrix: deps lint unit check-dkms
+	tests/vm/run --all
+
+demo:
+	scripts/deps vm
+	tests/vm/run --demo $(DEMO_LANE)
+
+bench:
+	scripts/deps vm bench
+	bench/run
+
+install: tools
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean 2>/dev/null
+	$(MAKE) -C tools clean
+	$(MAKE) -C tests/unit clean
+	rm -rf build
