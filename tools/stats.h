@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics for comparing two arms of an A/B benchmark.
+ *
+ * Distributions come from GSL. Methods (each chosen so that a reader can
+ * reproduce it with any statistics package):
+ *  - stddev is the sample standard deviation (n - 1); CoV = stddev / mean.
+ *  - median CI: distribution-free order-statistic interval [x(k), x(n-k+1)]
+ *    where k is the largest rank with P(Bin(n, 1/2) <= k - 1) <= alpha/2; its
+ *    coverage 1 - 2 P(Bin(n, 1/2) <= k - 1) is reported because ranks are
+ *    discrete. For n <= 5 no such k exists: the interval is [min, max] and
+ *    its coverage is below 95% (93.75% at n = 5).
+ *  - difference: 100 (mean_b - mean_a) / mean_a. Its CI is Welch's CI of
+ *    mean_b - mean_a (Welch-Satterthwaite df) divided by mean_a, treating
+ *    mean_a as fixed, so the CI excludes 0 exactly when Welch's p < alpha.
+ *  - Welch's two-sided t-test (gsl_cdf_tdist_Q).
+ *  - Mann-Whitney U (two-sided): exact null distribution when there are no
+ *    ties and both arms have at most STATS_MWU_EXACT_MAX runs, else the
+ *    normal approximation with tie and continuity correction.
+ *  - significant means Welch's p < alpha (0.05).
+ *  - power (0.8 at alpha 0.05, two-sided, equal runs per arm, noise as the
+ *    pooled CoV c = sqrt((sd_a^2 + sd_b^2) / 2) / mean_a):
+ *    mde(n) = (t(1 - alpha/2, 2n - 2) + t(power, 2n - 2)) * c * sqrt(2 / n)
+ *    runs_needed(d) = smallest n >= 2 with mde(n) <= d.
+ */
+#ifndef VMPCTL_STATS_H
+#define VMPCTL_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define STATS_ALPHA 0.05
+#define STATS_POWER 0.8
+#define STATS_MWU_EXACT_MAX 20
+/* runs_needed() gives up above this and returns it */
+#define STATS_RUNS_NEEDED_MAX 1000000
+
+struct stats_summary {
+	size_t n;
+	double mean;
+	double stddev;		/* NaN when n < 2 */
+	double cov_pct;		/* 100 stddev / mean */
+	double min;
+	double max;
+	double median;
+	double median_ci_lo;
+	double median_ci_hi;
+	double median_ci_coverage;	/* achieved, 0..1 */
+};
+
+struct stats_comparison {
+	struct stats_summary a;
+	struct stats_summary b;
+	double diff_pct;	/* 100 (mean_b - mean_a) / mean_a */
+	double diff_ci_lo_pct;
+	double diff_ci_hi_pct;
+	double welch_t;
+	double welch_df;
+	double welch_p;
+	double mwu_u;		/* U of arm a: pairs a > b, ties count 1/2 */
+	double mwu_p;
+	bool mwu_exact;
+	bool significant;	/* welch_p < STATS_ALPHA */
+	double noise_pct;	/* pooled CoV used for power */
+	double mde_pct;		/* at min(n_a, n_b) runs per arm */
+};
+
+/* 0, or -EINVAL when n == 0. */
+int stats_summarize(const double *x, size_t n, struct stats_summary *out);
+
+/* 0, or -EINVAL when either arm has fewer than 2 values. */
+int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
+		  struct stats_comparison *out);
+
+/* Two-sided Mann-Whitney U test; *u is U of x. 0 or -EINVAL (empty arm). */
+int stats_mann_whitney(const double *x, size_t n_x, const double *y,
+		       size_t n_y, double *u, double *p, bool *exact);
+
+/* Order-statistic CI of the median of sorted[0..n-1]. */
+void stats_median_ci(const double *sorted, size_t n, double *lo, double *hi,
+		     double *coverage);
+
+/* Minimum detectable effect in percent at noise_pct and n runs per arm. */
+double stats_mde_pct(double noise_pct, size_t runs_per_arm);
+
+/* Runs per arm to detect target_pct; STATS_RUNS_NEEDED_MAX when hopeless. */
+size_t stats_runs_needed(double noise_pct, double target_pct);
+
+/*
+ * mmtests-style marker: "*-6.10%*" when significant, "( -1.43%)" when not,
+ * "(   n/a)" for a non-finite difference. Returns snprintf's result.
+ */
+int stats_format_marker(char *buf, size_t len, double diff_pct,
+			bool significant);
+
+#endif
