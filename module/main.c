@@ -122,12 +122,14 @@ static int vmpc_set_enabled(bool want)
 		return 0;
 
 	err = want ? vmpc_backend->detach() : vmpc_backend->attach();
-	if (err) {
-		pr_err("%s: cannot %s: %d%s\n", vmpc_backend->name,
-		       want ? "unhook" : "hook", err,
-		       err == -EBUSY ? " (another IPMODIFY user, e.g. a livepatch, owns a target)" : "");
+	if (err == -EBUSY)
+		pr_err("%s: cannot hook: %d (a target is owned by another IPMODIFY user, e.g. a livepatch)\n",
+		       vmpc_backend->name, err);
+	else if (err)
+		pr_err("%s: cannot %s: %d\n", vmpc_backend->name,
+		       want ? "unhook" : "hook", err);
+	if (err)
 		return err;
-	}
 	vmpc_enabled = want;
 	return 0;
 }
