@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmpctl pft: a page-fault workload after Christoph Lameter's page fault
+ * test. T threads touch every page of fresh anonymous memory, R times, and
+ * the fault rates come out in the original columns:
+ *   Gb Rep Thr CLine User(s) System(s) Wall(s) flt/cpu/s fault/wsec
+ * With --memcg-limit the work runs in a temporary memory cgroup below its
+ * size, so the faults reclaim and vmpressure() runs on every reclaim pass.
+ */
+#ifndef VMPCTL_PFT_H
+#define VMPCTL_PFT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "args.h"
+
+/* More than this much off between touched pages and minor faults: warn */
+#define PFT_FAULT_TOLERANCE 0.10
+
+struct pft_options {
+	uint64_t bytes;		/* per repetition */
+	unsigned int threads;
+	unsigned int reps;
+	bool whole_page;	/* CLine 0: every cache line; else one per page */
+	uint64_t memcg_limit;	/* 0: run where we are */
+	bool json;
+};
+
+struct pft_result {
+	uint64_t pages_touched;
+	uint64_t minor_faults;
+	uint64_t major_faults;
+	double user_s;
+	double system_s;
+	double wall_s;
+};
+
+/*
+ * "512M", "1G", "1.5G", "64K" (binary units); a bare number is MiB like
+ * measure's --size. 0 or -EINVAL / -ERANGE.
+ */
+int pft_parse_size(const char *text, uint64_t *bytes);
+
+/* Parses argv (argv[0] is "pft"), printing help or the usage error. */
+enum parse_result pft_parse_args(int argc, char **argv,
+				 struct pft_options *opts);
+
+/* The workload in this process. 0 or -errno. */
+int pft_run(const struct pft_options *opts, struct pft_result *result);
+
+double pft_faults_per_cpu_second(const struct pft_result *result);
+double pft_faults_per_wall_second(const struct pft_result *result);
+
+/* Whether minor faults are within PFT_FAULT_TOLERANCE of pages touched. */
+bool pft_faults_match(const struct pft_result *result);
+
+void pft_print_table(FILE *out, const struct pft_options *opts,
+		     const struct pft_result *result);
+void pft_print_json(FILE *out, const struct pft_options *opts,
+		    const struct pft_result *result);
+
+/* The command; exit codes 0 ok, 1 failed, 2 usage, 3 environment. */
+int cmd_pft(int argc, char **argv);
+
+#endif
