@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Option values shared by several commands. The parsers print
+ * "vmpctl: CMD: --OPT: ..." on bad input and return -EINVAL, so each
+ * command's getopt loop stays a list of cases.
+ */
+#ifndef VMPCTL_ARGS_H
+#define VMPCTL_ARGS_H
+
+#include <stdint.h>
+
+#include "pressure.h"
+
+/* What a command's argument parser decided. */
+enum parse_result {
+	PARSE_RUN,	/* options are valid: run */
+	PARSE_HELP,	/* --help was printed: exit 0 */
+	PARSE_USAGE,	/* an error was printed: exit EXIT_USAGE */
+};
+
+/* A positive whole number of MiB, at most 1 TiB. */
+int arg_mib(const char *cmd, const char *opt, const char *text,
+	    uint64_t *mib);
+/* A non-negative number of seconds (decimals allowed). */
+int arg_seconds(const char *cmd, const char *opt, const char *text,
+		double *seconds);
+/* low|medium|critical|all to a level mask. */
+int arg_levels(const char *cmd, const char *text, unsigned int *mask);
+/* default|hierarchy|local. */
+int arg_mode(const char *cmd, const char *text, enum pressure_mode *mode);
+
+/*
+ * Reports what getopt_long left over: an unknown option was already named
+ * by getopt; stray operands are named here. Returns PARSE_USAGE, or
+ * PARSE_RUN when argv[optind..] is empty.
+ */
+enum parse_result arg_no_operands(const char *cmd, int argc, char **argv,
+				  int optind_now);
+
+#endif

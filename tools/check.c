@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "check.h"
+#include "commands.h"
+#include "knob.h"
+#include "output.h"
+#include "signals.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int check_phase_knob[CHECK_PHASES] = { 1, 0, 1 };
+const char *const check_phase_name[CHECK_PHASES] = {
+	"enabled", "disabled", "re-enabled"
+};
+
+bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
+		 size_t size)
+{
+	bool events = phase[0].levels != 0;
+	int i;
+
+	for (i = 0; i < CHECK_PHASES; i++) {
+		if (!phase[i].have_skipped) {
+			snprintf(reason, size, "%s: no skipped count (module not loaded?)",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (phase[i].have_pgscan && phase[i].pgscan == 0) {
+			snprintf(reason, size,
+				 "%s: no pages scanned, so vmpressure never ran (no swap? raise --size)",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (check_phase_knob[i] == 0 && phase[i].skipped_delta == 0) {
+			snprintf(reason, size, "%s: skipped did not grow: the short-circuit never ran",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (check_phase_knob[i] == 1 && phase[i].skipped_delta != 0) {
+			snprintf(reason, size, "%s: skipped grew by %" PRIu64 " while stock",
+				 check_phase_name[i], phase[i].skipped_delta);
+			return false;
+		}
+		if (!events)
+			continue;
+		if (check_phase_knob[i] == 1 && measurement_events_total(&phase[i]) == 0) {
+			snprintf(reason, size, "%s: no pressure events despite reclaim",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (check_phase_knob[i] == 0 && measurement_events_total(&phase[i]) != 0) {
+			snprintf(reason, size, "%s: %" PRIu64 " pressure events while short-circuited",
+				 check_phase_name[i], measurement_events_total(&phase[i]));
+			return false;
+		}
+	}
+	if (events)
+		snprintf(reason, size,
+			 "events while enabled (%" PRIu64 ", %" PRIu64 "), none while disabled (skipped +%" PRIu64 ")",
+			 measurement_events_total(&phase[0]),
+			 measurement_events_total(&phase[2]), phase[1].skipped_delta);
+	else
+		snprintf(reason, size,
+			 "no memory.pressure_level here: verified through skipped alone (+%" PRIu64 " while disabled, 0 while enabled)",
+			 phase[1].skipped_delta);
+	return true;
+}
+
+static void format_u64(char *buf, size_t size, bool have, uint64_t v)
+{
+	if (have)
+		snprintf(buf, size, "%" PRIu64, v);
+	else
+		snprintf(buf, size, "-");
+}
+
+void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
+		       size_t phases_done)
+{
+	static const char *const headers[] = {
+		"phase", "knob", "low", "medium", "critical", "skipped",
+		"pgscan", "seconds", NULL
+	};
+	struct table t;
+	size_t i;
+	int l;
+
+	/* everything but the phase name is a number: right-align */
+	if (table_init(&t, headers, 0xfe))
+		return;
+	for (i = 0; i < phases_done; i++) {
+		char cells[8][32];
+		const char *row[8];
+
+		snprintf(cells[0], sizeof(cells[0]), "%s", check_phase_name[i]);
+		snprintf(cells[1], sizeof(cells[1]), "%d", check_phase_knob[i]);
+		for (l = 0; l < PRESSURE_LEVELS; l++)
+			format_u64(cells[2 + l], sizeof(cells[2 + l]),
+				   phase[i].levels & (1u << l), phase[i].events[l]);
+		format_u64(cells[5], sizeof(cells[5]), phase[i].have_skipped,
+			   phase[i].skipped_delta);
+		format_u64(cells[6], sizeof(cells[6]), phase[i].have_pgscan,
+			   phase[i].pgscan);
+		snprintf(cells[7], sizeof(cells[7]), "%.2f", phase[i].seconds);
+		for (l = 0; l < 8; l++)
+			row[l] = cells[l];
+		if (table_add_row(&t, row))
+			break;
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+void check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
+		      bool pass, const char *reason)
+{
+	int i;
+
+	fputs("{\"phases\":[", out);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		fprintf(out, "%s{\"phase\":\"%s\",\"knob\":%d,\"measurement\":",
+			i ? "," : "", check_phase_name[i], check_phase_knob[i]);
+		measurement_write_json(out, &phase[i]);
+		fputc('}', out);
+	}
+	fprintf(out, "],\"pass\":%s,\"reason\":", pass ? "true" : "false");
+	json_write_string(out, reason);
+	fputs("}\n", out);
+}
+
+static const char *knob_text(int value)
+{
+	return value ? "1" : "0";
+}
+
+static int run_phases(struct measure_session *s,
+		      struct measurement phase[CHECK_PHASES], size_t *done)
+{
+	int err, rc, i;
+
+	for (i = 0; i < CHECK_PHASES; i++) {
+		err = vmp_write_enabled(check_phase_knob[i]);
+		if (err) {
+			print_error("check: writing %s to %s/enabled: %s",
+				    knob_text(check_phase_knob[i]), vmp_sysfs_dir,
+				    err == -EIO ? "the knob did not take the value" :
+				    strerror(-err));
+			return EXIT_CHECK_FAILED;
+		}
+		rc = measure_run(s, &phase[i]);
+		if (rc)
+			return rc;
+		*done = i + 1;
+		if (stop_requested())
+			return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct measurement phase[CHECK_PHASES];
+	struct measure_session s;
+	struct measure_opts opts;
+	struct knob_saved saved;
+	char path[4096], reason[256], restored[128];
+	size_t done = 0;
+	int rc, close_rc, err;
+	bool pass;
+
+	switch (measure_parse_args("check", argc, argv, &opts)) {
+	case PARSE_HELP:
+		return 0;
+	case PARSE_USAGE:
+		return EXIT_USAGE;
+	case PARSE_RUN:
+		break;
+	}
+	rc = knob_write_preflight("check");
+	if (rc)
+		return rc;
+	stop_signals_install();
+	err = vmp_attr_path(path, sizeof(path), "enabled");
+	if (!err)
+		err = knob_save(&saved, path);
+	if (err) {
+		print_error("check: reading %s/enabled: %s", vmp_sysfs_dir,
+			    strerror(-err));
+		return EXIT_ENVIRONMENT;
+	}
+	rc = measure_open(&s, &opts, "check");
+	if (rc)
+		return rc;
+	if (s.events_error == -ENOENT)
+		fprintf(opts.json ? stderr : stdout,
+			"vmpctl: check: no memory.pressure_level in %s (cgroup v%d%s): verifying through skipped alone\n",
+			s.cg.path, s.cg.version,
+			s.cg.version == 2 ? ", reclaim forced by memory.max" : "");
+
+	memset(phase, 0, sizeof(phase));
+	rc = run_phases(&s, phase, &done);
+	close_rc = measure_close(&s);
+	err = knob_restore(&saved);
+	snprintf(restored, sizeof(restored), "knob restored to %.1s, cgroup %s",
+		 saved.value, close_rc ? "NOT removed" : "removed");
+	if (err) {
+		print_error("check: restoring %s/enabled to %.1s: %s", vmp_sysfs_dir,
+			    saved.value, strerror(-err));
+		rc = rc ? rc : EXIT_CHECK_FAILED;
+	}
+	if (stop_requested()) {
+		if (!opts.json && done)
+			check_print_table(stdout, phase, done);
+		fflush(stdout);
+		measure_report_interrupt("check", restored);
+		return EXIT_CHECK_FAILED;
+	}
+	if (rc) {
+		if (!opts.json && done)
+			check_print_table(stdout, phase, done);
+		return rc;
+	}
+	pass = check_judge(phase, reason, sizeof(reason));
+	if (opts.json) {
+		check_print_json(stdout, phase, pass, reason);
+	} else {
+		check_print_table(stdout, phase, CHECK_PHASES);
+		if (!memcg_pgscan_is_local(&s.cg))
+			printf("(pgscan: system-wide /proc/vmstat delta; cgroup v1 has no per-memcg scan counter)\n");
+		printf("check: %s: %s\n", pass ? "PASS" : "FAIL", reason);
+	}
+	if (!pass)
+		return EXIT_CHECK_FAILED;
+	return close_rc;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "knob.h"
+#include "fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *vmp_sysfs_dir = VMP_SYSFS_DIR_DEFAULT;
+
+bool vmp_module_loaded(void)
+{
+	struct stat st;
+
+	return stat(vmp_sysfs_dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int vmp_attr_path(char *buf, size_t size, const char *attr)
+{
+	return path_join(buf, size, vmp_sysfs_dir, attr);
+}
+
+static int read_attr(const char *attr, char *buf, size_t size)
+{
+	char path[4096];
+	int err = vmp_attr_path(path, sizeof(path), attr);
+
+	return err ? err : read_text_file(path, buf, size);
+}
+
+int vmp_read_enabled(int *enabled)
+{
+	char text[32];
+	int err = read_attr("enabled", text, sizeof(text));
+
+	return err ? err : parse_bool01(text, enabled);
+}
+
+int vmp_write_enabled(int enabled)
+{
+	char path[4096];
+	int err, now;
+
+	err = vmp_attr_path(path, sizeof(path), "enabled");
+	if (!err)
+		err = write_text_file(path, enabled ? "1\n" : "0\n");
+	if (!err)
+		err = vmp_read_enabled(&now);
+	if (!err && now != enabled)
+		err = -EIO;
+	return err;
+}
+
+int vmp_read_skipped(uint64_t *skipped)
+{
+	char text[32];
+	int err = read_attr("skipped", text, sizeof(text));
+
+	return err ? err : parse_u64(text, skipped);
+}
+
+void join_lines(char *text)
+{
+	size_t len;
+	char *p;
+
+	len = strlen(text);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	for (p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+}
+
+int vmp_read_state(struct vmp_state *state)
+{
+	int err;
+
+	memset(state, 0, sizeof(*state));
+	err = vmp_read_enabled(&state->enabled);
+	if (!err)
+		err = vmp_read_skipped(&state->skipped);
+	if (!err)
+		err = read_attr("method", state->method, sizeof(state->method));
+	if (!err)
+		err = read_attr("targets", state->targets, sizeof(state->targets));
+	join_lines(state->method);
+	join_lines(state->targets);
+	return err;
+}
+
+int knob_save(struct knob_saved *saved, const char *path)
+{
+	int err;
+
+	saved->valid = false;
+	if (strlen(path) >= sizeof(saved->path))
+		return -ENAMETOOLONG;
+	strcpy(saved->path, path);
+	err = read_text_file(path, saved->value, sizeof(saved->value));
+	if (!err)
+		saved->valid = true;
+	return err;
+}
+
+int knob_restore(struct knob_saved *saved)
+{
+	if (!saved->valid)
+		return 0;
+	saved->valid = false;
+	return write_text_file(saved->path, saved->value);
+}

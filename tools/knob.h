@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The vmpressure_ctl module's sysfs interface, and saving/restoring any
+ * text knob (the A/B runner flips other knobs through the same calls).
+ */
+#ifndef VMPCTL_KNOB_H
+#define VMPCTL_KNOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VMP_SYSFS_DIR_DEFAULT "/sys/kernel/vmpressure_ctl"
+#define VMP_MODULE_NAME "vmpressure_ctl"
+
+/* Where the module's attributes live; unit tests point it at a fake tree. */
+extern const char *vmp_sysfs_dir;
+
+struct vmp_state {
+	int enabled;		/* 1 stock, 0 short-circuited */
+	char method[32];	/* ftrace, kprobe, direct */
+	uint64_t skipped;
+	char targets[256];	/* one symbol per line in sysfs; space-separated here */
+};
+
+bool vmp_module_loaded(void);
+
+/* Path of one attribute (enabled, method, skipped, targets). */
+int vmp_attr_path(char *buf, size_t size, const char *attr);
+
+int vmp_read_enabled(int *enabled);
+/* Writes the knob and reads it back; -EIO when the read-back differs. */
+int vmp_write_enabled(int enabled);
+int vmp_read_skipped(uint64_t *skipped);
+int vmp_read_state(struct vmp_state *state);
+
+/* Turns "a\nb\n" into "a b". */
+void join_lines(char *text);
+
+/*
+ * A knob whose found value is restored later. knob_save() records the
+ * current text; knob_restore() writes it back once (later calls do nothing).
+ */
+struct knob_saved {
+	char path[4096];
+	char value[256];
+	bool valid;
+};
+
+int knob_save(struct knob_saved *saved, const char *path);
+int knob_restore(struct knob_saved *saved);
+
+#endif

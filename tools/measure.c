@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "measure.h"
+#include "commands.h"
+#include "knob.h"
+#include "output.h"
+#include "signals.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void measure_usage(const char *cmd, FILE *out)
+{
+	fprintf(out,
+		"Usage: vmpctl %s [options]\n"
+		"\n"
+		"%s\n"
+		"\n"
+		"Options:\n"
+		"  -c, --cgroup PATH   use this memory cgroup instead of a temporary one\n"
+		"  -l, --level LEVEL   low, medium, critical or all (default all)\n"
+		"  -m, --mode MODE     default, hierarchy or local (default default)\n"
+		"  -s, --size MiB      memory the child touches (default 2 x --limit)\n"
+		"  -L, --limit MiB     limit of the temporary cgroup (default %d)\n"
+		"  -t, --seconds S     touch for S seconds (default: %d full passes)\n"
+		"  -j, --json          print one JSON %s\n"
+		"  -h, --help          show this help\n",
+		cmd,
+		strcmp(cmd, "check") == 0 ?
+		"Prove the knob: measure reclaim with the knob at 1, 0 and 1 again.\n"
+		"Exit 0 only when pressure events arrive while enabled, none while\n"
+		"disabled (with skipped growing), and they come back when re-enabled." :
+		"Force reclaim in a memory cgroup once and report pressure events per\n"
+		"level, the module's skipped delta and pages scanned.",
+		MEASURE_LIMIT_MIB_DEFAULT, MEASURE_PASSES_DEFAULT,
+		strcmp(cmd, "check") == 0 ? "object" : "line");
+}
+
+enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
+				     struct measure_opts *opts)
+{
+	static const struct option longopts[] = {
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "size", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'L' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->limit_mib = MEASURE_LIMIT_MIB_DEFAULT;
+	opts->levels = PRESSURE_ALL_LEVELS;
+	opts->mode = PRESSURE_MODE_DEFAULT;
+	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
+	while ((c = getopt_long(argc, argv, "c:l:m:s:L:t:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opts->cgroup = optarg;
+			break;
+		case 'l':
+			if (arg_levels(cmd, optarg, &opts->levels))
+				return PARSE_USAGE;
+			break;
+		case 'm':
+			if (arg_mode(cmd, optarg, &opts->mode))
+				return PARSE_USAGE;
+			break;
+		case 's':
+			if (arg_mib(cmd, "--size", optarg, &opts->size_mib))
+				return PARSE_USAGE;
+			break;
+		case 'L':
+			if (arg_mib(cmd, "--limit", optarg, &opts->limit_mib))
+				return PARSE_USAGE;
+			break;
+		case 't':
+			if (arg_seconds(cmd, "--seconds", optarg, &opts->seconds))
+				return PARSE_USAGE;
+			break;
+		case 'j':
+			opts->json = true;
+			break;
+		case 'h':
+			measure_usage(cmd, stdout);
+			return PARSE_HELP;
+		default:
+			fprintf(stderr, "Try 'vmpctl %s --help'.\n", cmd);
+			return PARSE_USAGE;
+		}
+	}
+	if (!opts->size_mib)
+		opts->size_mib = 2 * opts->limit_mib;
+	return arg_no_operands(cmd, argc, argv, optind);
+}
+
+uint64_t measurement_events_total(const struct measurement *m)
+{
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < PRESSURE_LEVELS; i++)
+		total += m->events[i];
+	return total;
+}
+
+void measurement_write_json(FILE *out, const struct measurement *m)
+{
+	int i;
+
+	fprintf(out, "{\"cgroup_version\":%d,\"events\":", m->cgroup_version);
+	if (m->levels) {
+		fputc('{', out);
+		for (i = 0; i < PRESSURE_LEVELS; i++) {
+			fprintf(out, "%s\"%s\":", i ? "," : "",
+				pressure_level_name(i));
+			if (m->levels & (1u << i))
+				fprintf(out, "%llu", (unsigned long long)m->events[i]);
+			else
+				fputs("null", out);
+		}
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\"skipped_delta\":", out);
+	if (m->have_skipped)
+		fprintf(out, "%llu", (unsigned long long)m->skipped_delta);
+	else
+		fputs("null", out);
+	fputs(",\"pgscan\":", out);
+	if (m->have_pgscan)
+		fprintf(out, "%llu", (unsigned long long)m->pgscan);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"seconds\":%.3f}", m->seconds);
+}
+
+static int environment_error(int err)
+{
+	return err == -EACCES || err == -EPERM || err == -ENODEV ||
+	       err == -EROFS || err == -ENOENT || err == -ENOTDIR ?
+	       EXIT_ENVIRONMENT : EXIT_CHECK_FAILED;
+}
+
+static int open_cgroup(struct measure_session *s,
+		       const struct measure_opts *opts)
+{
+	struct cgroup_layout layout;
+	int err;
+
+	if (opts->cgroup) {
+		err = memcg_open_existing(opts->cgroup, &s->cg);
+		if (err == -ENODEV || err == -ENOTDIR) {
+			print_error("%s: %s: not a memory cgroup (no memory controller files there)",
+				    s->cmd, opts->cgroup);
+			return EXIT_ENVIRONMENT;
+		}
+		if (err) {
+			print_error("%s: %s: %s", s->cmd, opts->cgroup, strerror(-err));
+			return environment_error(err);
+		}
+		return 0;
+	}
+	if (geteuid() != 0) {
+		print_error("%s: creating a memory cgroup needs root (or pass --cgroup with a delegated one)",
+			    s->cmd);
+		return EXIT_ENVIRONMENT;
+	}
+	err = cgroup_layout_detect(&layout);
+	if (err) {
+		print_error("%s: reading /proc/mounts: %s", s->cmd, strerror(-err));
+		return EXIT_ENVIRONMENT;
+	}
+	err = memcg_create_temp(&layout, opts->limit_mib << 20, &s->cg);
+	if (err == -ENODEV) {
+		print_error("%s: no memory controller: neither a cgroup-v1 memory hierarchy nor cgroup2 with memory is mounted",
+			    s->cmd);
+		return EXIT_ENVIRONMENT;
+	}
+	if (err) {
+		print_error("%s: creating memory cgroup %s: %s", s->cmd,
+			    s->cg.path[0] ? s->cg.path : "(none)", strerror(-err));
+		return environment_error(err);
+	}
+	return 0;
+}
+
+int measure_open(struct measure_session *s, const struct measure_opts *opts,
+		 const char *cmd)
+{
+	int rc, err;
+
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	s->listener.levels = 0;
+	for (int i = 0; i < PRESSURE_LEVELS; i++)
+		s->listener.event_fd[i] = -1;
+	s->job.bytes = opts->size_mib << 20;
+	s->job.seconds = opts->seconds;
+	s->job.passes = MEASURE_PASSES_DEFAULT;
+
+	rc = open_cgroup(s, opts);
+	if (rc)
+		return rc;
+	if (!memcg_has_pressure_level(&s->cg)) {
+		s->events_error = -ENOENT;
+		return 0;
+	}
+	err = pressure_listen(&s->listener, s->cg.path, opts->levels, opts->mode);
+	if (err) {
+		/* PREEMPT_RT refuses registration: skipped can still tell. */
+		s->events_error = err;
+		print_error("%s: registering on %s/memory.pressure_level: %s; counting skipped only",
+			    cmd, s->cg.path, strerror(-err));
+	}
+	return 0;
+}
+
+static void settle(void)
+{
+	/* vmpressure() defers the notification to a work item: let it run. */
+	const struct timespec wait = { 0, 300 * 1000 * 1000 };
+
+	nanosleep(&wait, NULL);
+}
+
+int measure_run(struct measure_session *s, struct measurement *m)
+{
+	uint64_t discarded[PRESSURE_LEVELS] = { 0 };
+	uint64_t skipped_before = 0, skipped_after, scan_before = 0, scan_after;
+	char why[128];
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->cgroup_version = s->cg.version;
+	m->levels = s->listener.levels;
+	/* Events from before this run (an earlier phase) are not ours. */
+	err = pressure_drain(&s->listener, discarded);
+	if (err) {
+		print_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	m->have_skipped = vmp_module_loaded() &&
+			  vmp_read_skipped(&skipped_before) == 0;
+	m->have_pgscan = memcg_read_pgscan(&s->cg, &scan_before) == 0;
+
+	err = reclaim_run(&s->cg, &s->job, &m->child);
+	if (err) {
+		print_error("%s: starting the reclaim child: %s", s->cmd, strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	m->seconds = m->child.elapsed;
+	if (m->child.interrupted)
+		return EXIT_CHECK_FAILED;
+	settle();
+
+	err = pressure_drain(&s->listener, m->events);
+	if (err) {
+		print_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (m->have_skipped && vmp_read_skipped(&skipped_after) == 0)
+		m->skipped_delta = skipped_after - skipped_before;
+	else
+		m->have_skipped = false;
+	if (m->have_pgscan && memcg_read_pgscan(&s->cg, &scan_after) == 0)
+		m->pgscan = scan_after - scan_before;
+	else
+		m->have_pgscan = false;
+
+	if (reclaim_failure(&m->child, why, sizeof(why))) {
+		print_error("%s: reclaim child in %s: %s", s->cmd, s->cg.path, why);
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+int measure_close(struct measure_session *s)
+{
+	int err;
+
+	pressure_close(&s->listener);
+	err = memcg_remove(&s->cg);
+	if (err) {
+		print_error("%s: removing cgroup %s: %s", s->cmd, s->cg.path,
+			    strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+void measure_report_interrupt(const char *cmd, const char *what_was_restored)
+{
+	print_error("%s: interrupted by %s; %s", cmd, strsignal(stop_signal()),
+		    what_was_restored);
+	stop_signals_reraise();
+}
+
+int cmd_measure(int argc, char **argv)
+{
+	struct measure_opts opts;
+	struct measure_session s;
+	struct measurement m;
+	int rc, close_rc;
+
+	switch (measure_parse_args("measure", argc, argv, &opts)) {
+	case PARSE_HELP:
+		return 0;
+	case PARSE_USAGE:
+		return EXIT_USAGE;
+	case PARSE_RUN:
+		break;
+	}
+	stop_signals_install();
+	rc = measure_open(&s, &opts, "measure");
+	if (rc)
+		return rc;
+	rc = measure_run(&s, &m);
+	close_rc = measure_close(&s);
+	if (stop_requested())
+		measure_report_interrupt("measure", "cgroup removed");
+	if (rc)
+		return rc;
+	if (opts.json) {
+		measurement_write_json(stdout, &m);
+		putchar('\n');
+	} else {
+		printf("cgroup:        %s (v%d)\n", s.cg.path, m.cgroup_version);
+		for (int i = 0; i < PRESSURE_LEVELS; i++) {
+			if (m.levels & (1u << i))
+				printf("events %-8s %llu\n", pressure_level_name(i),
+				       (unsigned long long)m.events[i]);
+		}
+		if (!m.levels)
+			printf("events:        n/a (%s)\n",
+			       s.events_error == -ENOENT ?
+			       "no memory.pressure_level in this cgroup" :
+			       strerror(-s.events_error));
+		if (m.have_skipped)
+			printf("skipped delta: %llu\n", (unsigned long long)m.skipped_delta);
+		else
+			printf("skipped delta: n/a (%s is not loaded)\n", VMP_MODULE_NAME);
+		if (m.have_pgscan)
+			printf("pgscan:        %llu%s\n", (unsigned long long)m.pgscan,
+			       memcg_pgscan_is_local(&s.cg) ? "" :
+			       " (system-wide: cgroup v1 has no per-memcg scan counter)");
+		else
+			printf("pgscan:        n/a\n");
+		printf("seconds:       %.3f\n", m.seconds);
+	}
+	return close_rc;
+}

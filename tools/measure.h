@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One measurement: force reclaim in a memory cgroup and count what
+ * happened (pressure events per level, the module's skipped delta, pages
+ * scanned). `vmpctl measure` prints one; `vmpctl check` takes three.
+ */
+#ifndef VMPCTL_MEASURE_H
+#define VMPCTL_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "args.h"
+#include "cgroup.h"
+#include "pressure.h"
+#include "reclaim.h"
+
+#define MEASURE_LIMIT_MIB_DEFAULT 32
+#define MEASURE_PASSES_DEFAULT 2
+
+struct measure_opts {
+	const char *cgroup;	/* NULL: a temporary cgroup of our own */
+	uint64_t size_mib;	/* 0: twice limit_mib */
+	uint64_t limit_mib;
+	double seconds;		/* 0: MEASURE_PASSES_DEFAULT full passes */
+	unsigned int levels;
+	enum pressure_mode mode;
+	bool json;
+};
+
+/* Parses the options of measure and check (same set; cmd names which). */
+enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
+				     struct measure_opts *opts);
+
+struct measurement {
+	int cgroup_version;
+	unsigned int levels;		/* registered levels; 0: no events */
+	uint64_t events[PRESSURE_LEVELS];
+	bool have_skipped;		/* module loaded */
+	uint64_t skipped_delta;
+	bool have_pgscan;
+	uint64_t pgscan;
+	double seconds;
+	struct reclaim_result child;
+};
+
+uint64_t measurement_events_total(const struct measurement *m);
+
+/*
+ * The JSON object of vmpctl measure --json, without a newline (a contract:
+ * the VM guest tests parse it): events is null without registered levels, a level not registered
+ * is null, skipped_delta is null without the module, pgscan null when
+ * unreadable.
+ */
+void measurement_write_json(FILE *out, const struct measurement *m);
+
+struct measure_session {
+	const char *cmd;
+	struct memcg cg;
+	struct pressure_listener listener;
+	struct reclaim_job job;
+	/* Why there are no events: -ENOENT (no memory.pressure_level), ... */
+	int events_error;
+};
+
+/*
+ * Creates or opens the cgroup and registers the listener. Prints its own
+ * errors; returns 0 or the exit code. On failure nothing is left behind.
+ */
+int measure_open(struct measure_session *s, const struct measure_opts *opts,
+		 const char *cmd);
+
+/* Runs one child and fills m. Prints its own errors; 0 or exit code. */
+int measure_run(struct measure_session *s, struct measurement *m);
+
+/* Unregisters and removes the temporary cgroup; 0 or exit code. */
+int measure_close(struct measure_session *s);
+
+/* Prints "vmpctl: CMD: interrupted by SIGxxx" and re-raises the signal. */
+void measure_report_interrupt(const char *cmd, const char *what_was_restored);
+
+#endif

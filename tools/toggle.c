@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl enable|on and vmpctl disable|off: flip the knob, read it back. */
+#include "args.h"
+#include "commands.h"
+#include "knob.h"
+#include "output.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static enum parse_result toggle_parse_args(const char *cmd, int argc,
+					   char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("Usage: vmpctl %s\n\n"
+			       "%s\n", cmd,
+			       strcmp(cmd, "enable") == 0 ?
+			       "Set the knob to 1: stock vmpressure(), nothing hooked." :
+			       "Set the knob to 0: vmpressure() returns at once, counted in skipped.");
+			return PARSE_HELP;
+		}
+		fprintf(stderr, "Try 'vmpctl %s --help'.\n", cmd);
+		return PARSE_USAGE;
+	}
+	return arg_no_operands(cmd, argc, argv, optind);
+}
+
+/* Checks shared by everything that writes the knob; 0 or an exit code. */
+int knob_write_preflight(const char *cmd)
+{
+	if (!vmp_module_loaded()) {
+		print_error("%s is not loaded (try: modprobe %s)", VMP_MODULE_NAME,
+			    VMP_MODULE_NAME);
+		return EXIT_ENVIRONMENT;
+	}
+	if (geteuid() != 0) {
+		print_error("%s: writing %s/enabled needs root: %s", cmd,
+			    vmp_sysfs_dir, strerror(EACCES));
+		return EXIT_ENVIRONMENT;
+	}
+	return 0;
+}
+
+static int set_knob(const char *cmd, int argc, char **argv, int wanted)
+{
+	int before, err, rc;
+
+	switch (toggle_parse_args(cmd, argc, argv)) {
+	case PARSE_HELP:
+		return 0;
+	case PARSE_USAGE:
+		return EXIT_USAGE;
+	case PARSE_RUN:
+		break;
+	}
+	rc = knob_write_preflight(cmd);
+	if (rc)
+		return rc;
+	err = vmp_read_enabled(&before);
+	if (err) {
+		print_error("%s: reading %s/enabled: %s", cmd, vmp_sysfs_dir,
+			    strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	err = vmp_write_enabled(wanted);
+	if (err) {
+		print_error("%s: writing %d to %s/enabled: %s", cmd, wanted,
+			    vmp_sysfs_dir,
+			    err == -EIO ? "the knob did not take the value" :
+			    strerror(-err));
+		return err == -EACCES || err == -EPERM ? EXIT_ENVIRONMENT :
+		       EXIT_CHECK_FAILED;
+	}
+	printf("enabled: %d -> %d (%s)\n", before, wanted,
+	       wanted ? "stock vmpressure" : "short-circuited");
+	return 0;
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	return set_knob("enable", argc, argv, 1);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+	return set_knob("disable", argc, argv, 0);
+}
