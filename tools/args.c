@@ -12,7 +12,7 @@
 int arg_mib(const char *cmd, const char *opt, const char *text, uint64_t *mib)
 {
 	if (parse_u64(text, mib) || *mib == 0 || *mib > MIB_MAX) {
-		print_error("%s: %s: '%s' is not a size in MiB (1..%u)", cmd,
+		vmpctl_error("%s: %s: '%s' is not a size in MiB (1..%u)", cmd,
 			    opt, text, MIB_MAX);
 		return -EINVAL;
 	}
@@ -26,7 +26,7 @@ int arg_seconds(const char *cmd, const char *opt, const char *text,
 
 	*seconds = strtod(text, &end);
 	if (end == text || *end || !isfinite(*seconds) || *seconds < 0) {
-		print_error("%s: %s: '%s' is not a number of seconds", cmd, opt,
+		vmpctl_error("%s: %s: '%s' is not a number of seconds", cmd, opt,
 			    text);
 		return -EINVAL;
 	}
@@ -36,7 +36,7 @@ int arg_seconds(const char *cmd, const char *opt, const char *text,
 int arg_levels(const char *cmd, const char *text, unsigned int *mask)
 {
 	if (pressure_level_parse(text, mask)) {
-		print_error("%s: --level: '%s' is not one of low, medium, critical, all",
+		vmpctl_error("%s: --level: '%s' is not one of low, medium, critical, all",
 			    cmd, text);
 		return -EINVAL;
 	}
@@ -46,7 +46,7 @@ int arg_levels(const char *cmd, const char *text, unsigned int *mask)
 int arg_mode(const char *cmd, const char *text, enum pressure_mode *mode)
 {
 	if (pressure_mode_parse(text, mode)) {
-		print_error("%s: --mode: '%s' is not one of default, hierarchy, local",
+		vmpctl_error("%s: --mode: '%s' is not one of default, hierarchy, local",
 			    cmd, text);
 		return -EINVAL;
 	}
@@ -57,7 +57,7 @@ enum parse_result arg_no_operands(const char *cmd, int argc, char **argv,
 				  int optind_now)
 {
 	if (optind_now < argc) {
-		print_error("%s: unexpected argument '%s' (see vmpctl %s --help)",
+		vmpctl_error("%s: unexpected argument '%s' (see vmpctl %s --help)",
 			    cmd, argv[optind_now], cmd);
 		return PARSE_USAGE;
 	}

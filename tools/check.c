@@ -143,7 +143,7 @@ static int run_phases(struct measure_session *s,
 	for (i = 0; i < CHECK_PHASES; i++) {
 		err = vmp_write_enabled(check_phase_knob[i]);
 		if (err) {
-			print_error("check: writing %s to %s/enabled: %s",
+			vmpctl_error("check: writing %s to %s/enabled: %s",
 				    knob_text(check_phase_knob[i]), vmp_sysfs_dir,
 				    err == -EIO ? "the knob did not take the value" :
 				    strerror(-err));
@@ -186,7 +186,7 @@ int cmd_check(int argc, char **argv)
 	if (!err)
 		err = knob_save(&saved, path);
 	if (err) {
-		print_error("check: reading %s/enabled: %s", vmp_sysfs_dir,
+		vmpctl_error("check: reading %s/enabled: %s", vmp_sysfs_dir,
 			    strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
@@ -206,7 +206,7 @@ int cmd_check(int argc, char **argv)
 	snprintf(restored, sizeof(restored), "knob restored to %.1s, cgroup %s",
 		 saved.value, close_rc ? "NOT removed" : "removed");
 	if (err) {
-		print_error("check: restoring %s/enabled to %.1s: %s", vmp_sysfs_dir,
+		vmpctl_error("check: restoring %s/enabled to %.1s: %s", vmp_sysfs_dir,
 			    saved.value, strerror(-err));
 		rc = rc ? rc : EXIT_CHECK_FAILED;
 	}

@@ -158,34 +158,34 @@ static int open_cgroup(struct measure_session *s,
 	if (opts->cgroup) {
 		err = memcg_open_existing(opts->cgroup, &s->cg);
 		if (err == -ENODEV || err == -ENOTDIR) {
-			print_error("%s: %s: not a memory cgroup (no memory controller files there)",
+			vmpctl_error("%s: %s: not a memory cgroup (no memory controller files there)",
 				    s->cmd, opts->cgroup);
 			return EXIT_ENVIRONMENT;
 		}
 		if (err) {
-			print_error("%s: %s: %s", s->cmd, opts->cgroup, strerror(-err));
+			vmpctl_error("%s: %s: %s", s->cmd, opts->cgroup, strerror(-err));
 			return environment_error(err);
 		}
 		return 0;
 	}
 	if (geteuid() != 0) {
-		print_error("%s: creating a memory cgroup needs root (or pass --cgroup with a delegated one)",
+		vmpctl_error("%s: creating a memory cgroup needs root (or pass --cgroup with a delegated one)",
 			    s->cmd);
 		return EXIT_ENVIRONMENT;
 	}
 	err = cgroup_layout_detect(&layout);
 	if (err) {
-		print_error("%s: reading /proc/mounts: %s", s->cmd, strerror(-err));
+		vmpctl_error("%s: reading /proc/mounts: %s", s->cmd, strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	err = memcg_create_temp(&layout, opts->limit_mib << 20, &s->cg);
 	if (err == -ENODEV) {
-		print_error("%s: no memory controller: neither a cgroup-v1 memory hierarchy nor cgroup2 with memory is mounted",
+		vmpctl_error("%s: no memory controller: neither a cgroup-v1 memory hierarchy nor cgroup2 with memory is mounted",
 			    s->cmd);
 		return EXIT_ENVIRONMENT;
 	}
 	if (err) {
-		print_error("%s: creating memory cgroup %s: %s", s->cmd,
+		vmpctl_error("%s: creating memory cgroup %s: %s", s->cmd,
 			    s->cg.path[0] ? s->cg.path : "(none)", strerror(-err));
 		return environment_error(err);
 	}
@@ -217,7 +217,7 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 	if (err) {
 		/* PREEMPT_RT refuses registration: skipped can still tell. */
 		s->events_error = err;
-		print_error("%s: registering on %s/memory.pressure_level: %s; counting skipped only",
+		vmpctl_error("%s: registering on %s/memory.pressure_level: %s; counting skipped only",
 			    cmd, s->cg.path, strerror(-err));
 	}
 	return 0;
@@ -244,7 +244,7 @@ int measure_run(struct measure_session *s, struct measurement *m)
 	/* Events from before this run (an earlier phase) are not ours. */
 	err = pressure_drain(&s->listener, discarded);
 	if (err) {
-		print_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
+		vmpctl_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	m->have_skipped = vmp_module_loaded() &&
@@ -253,7 +253,7 @@ int measure_run(struct measure_session *s, struct measurement *m)
 
 	err = reclaim_run(&s->cg, &s->job, &m->child);
 	if (err) {
-		print_error("%s: starting the reclaim child: %s", s->cmd, strerror(-err));
+		vmpctl_error("%s: starting the reclaim child: %s", s->cmd, strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	m->seconds = m->child.elapsed;
@@ -263,7 +263,7 @@ int measure_run(struct measure_session *s, struct measurement *m)
 
 	err = pressure_drain(&s->listener, m->events);
 	if (err) {
-		print_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
+		vmpctl_error("%s: reading pressure eventfds: %s", s->cmd, strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	if (m->have_skipped && vmp_read_skipped(&skipped_after) == 0)
@@ -276,7 +276,7 @@ int measure_run(struct measure_session *s, struct measurement *m)
 		m->have_pgscan = false;
 
 	if (reclaim_failure(&m->child, why, sizeof(why))) {
-		print_error("%s: reclaim child in %s: %s", s->cmd, s->cg.path, why);
+		vmpctl_error("%s: reclaim child in %s: %s", s->cmd, s->cg.path, why);
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;
@@ -289,7 +289,7 @@ int measure_close(struct measure_session *s)
 	pressure_close(&s->listener);
 	err = memcg_remove(&s->cg);
 	if (err) {
-		print_error("%s: removing cgroup %s: %s", s->cmd, s->cg.path,
+		vmpctl_error("%s: removing cgroup %s: %s", s->cmd, s->cg.path,
 			    strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
@@ -298,7 +298,7 @@ int measure_close(struct measure_session *s)
 
 void measure_report_interrupt(const char *cmd, const char *what_was_restored)
 {
-	print_error("%s: interrupted by %s; %s", cmd, strsignal(stop_signal()),
+	vmpctl_error("%s: interrupted by %s; %s", cmd, strsignal(stop_signal()),
 		    what_was_restored);
 	stop_signals_reraise();
 }

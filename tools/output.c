@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void print_error(const char *fmt, ...)
+void vmpctl_error(const char *fmt, ...)
 {
 	va_list ap;
 

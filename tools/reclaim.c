@@ -64,13 +64,13 @@ static void run_child(const struct memcg *cg, const struct reclaim_job *job)
 	signal(SIGHUP, SIG_DFL);
 	err = memcg_attach_pid(cg, getpid());
 	if (err) {
-		print_error("moving the reclaim child into %s: %s", cg->path,
+		vmpctl_error("moving the reclaim child into %s: %s", cg->path,
 			    strerror(-err));
 		_exit(RECLAIM_EXIT_ATTACH);
 	}
 	err = reclaim_touch(job);
 	if (err) {
-		print_error("mapping %llu bytes for the reclaim child: %s",
+		vmpctl_error("mapping %llu bytes for the reclaim child: %s",
 			    (unsigned long long)job->bytes, strerror(-err));
 		_exit(RECLAIM_EXIT_NOMEM);
 	}

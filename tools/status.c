@@ -155,7 +155,7 @@ int cmd_status(int argc, char **argv)
 		return EXIT_USAGE;
 	gather(&st);
 	if (st.loaded && !st.readable)
-		print_error("status: reading %s: %s", vmp_sysfs_dir,
+		vmpctl_error("status: reading %s: %s", vmp_sysfs_dir,
 			    "attributes missing or malformed");
 	if (json)
 		status_print_json(stdout, &st);

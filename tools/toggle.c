@@ -40,12 +40,12 @@ static enum parse_result toggle_parse_args(const char *cmd, int argc,
 int knob_write_preflight(const char *cmd)
 {
 	if (!vmp_module_loaded()) {
-		print_error("%s is not loaded (try: modprobe %s)", VMP_MODULE_NAME,
+		vmpctl_error("%s is not loaded (try: modprobe %s)", VMP_MODULE_NAME,
 			    VMP_MODULE_NAME);
 		return EXIT_ENVIRONMENT;
 	}
 	if (geteuid() != 0) {
-		print_error("%s: writing %s/enabled needs root: %s", cmd,
+		vmpctl_error("%s: writing %s/enabled needs root: %s", cmd,
 			    vmp_sysfs_dir, strerror(EACCES));
 		return EXIT_ENVIRONMENT;
 	}
@@ -69,13 +69,13 @@ static int set_knob(const char *cmd, int argc, char **argv, int wanted)
 		return rc;
 	err = vmp_read_enabled(&before);
 	if (err) {
-		print_error("%s: reading %s/enabled: %s", cmd, vmp_sysfs_dir,
+		vmpctl_error("%s: reading %s/enabled: %s", cmd, vmp_sysfs_dir,
 			    strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	err = vmp_write_enabled(wanted);
 	if (err) {
-		print_error("%s: writing %d to %s/enabled: %s", cmd, wanted,
+		vmpctl_error("%s: writing %d to %s/enabled: %s", cmd, wanted,
 			    vmp_sysfs_dir,
 			    err == -EIO ? "the knob did not take the value" :
 			    strerror(-err));

@@ -97,11 +97,11 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 	if (!wanted) {
 		err = cgroup_layout_detect(&layout);
 		if (err) {
-			print_error("watch: reading /proc/mounts: %s", strerror(-err));
+			vmpctl_error("watch: reading /proc/mounts: %s", strerror(-err));
 			return EXIT_ENVIRONMENT;
 		}
 		if (!layout.v1_memory[0]) {
-			print_error("watch: no cgroup-v1 memory hierarchy mounted: memory.pressure_level is not available%s",
+			vmpctl_error("watch: no cgroup-v1 memory hierarchy mounted: memory.pressure_level is not available%s",
 				    layout.v2_root[0] ? " (pure cgroup v2)" : "");
 			return EXIT_ENVIRONMENT;
 		}
@@ -109,15 +109,15 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 	}
 	err = memcg_open_existing(wanted, cg);
 	if (err == -ENODEV || err == -ENOTDIR) {
-		print_error("watch: %s: not a memory cgroup", wanted);
+		vmpctl_error("watch: %s: not a memory cgroup", wanted);
 		return EXIT_ENVIRONMENT;
 	}
 	if (err) {
-		print_error("watch: %s: %s", wanted, strerror(-err));
+		vmpctl_error("watch: %s: %s", wanted, strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	if (!memcg_has_pressure_level(cg)) {
-		print_error("watch: %s: no memory.pressure_level (cgroup v%d)%s", wanted,
+		vmpctl_error("watch: %s: no memory.pressure_level (cgroup v%d)%s", wanted,
 			    cg->version,
 			    cg->version == 2 ? ": pressure events need a cgroup-v1 memory cgroup" : "");
 		return EXIT_ENVIRONMENT;
@@ -148,7 +148,7 @@ int cmd_watch(int argc, char **argv)
 	stop_signals_install();
 	err = pressure_listen(&listener, cg.path, levels, mode);
 	if (err) {
-		print_error("watch: registering on %s/memory.pressure_level: %s",
+		vmpctl_error("watch: registering on %s/memory.pressure_level: %s",
 			    cg.path, strerror(-err));
 		return err == -EACCES || err == -EPERM || err == -EOPNOTSUPP ?
 		       EXIT_ENVIRONMENT : EXIT_CHECK_FAILED;
@@ -163,7 +163,7 @@ int cmd_watch(int argc, char **argv)
 		if (err == -EINTR)
 			continue;
 		if (err < 0) {
-			print_error("watch: waiting for events: %s", strerror(-err));
+			vmpctl_error("watch: waiting for events: %s", strerror(-err));
 			rc = EXIT_CHECK_FAILED;
 			break;
 		}
@@ -177,7 +177,7 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		err = pressure_drain(&listener, counts);
 		if (err) {
-			print_error("watch: reading pressure eventfds: %s", strerror(-err));
+			vmpctl_error("watch: reading pressure eventfds: %s", strerror(-err));
 			rc = EXIT_CHECK_FAILED;
 			break;
 		}
