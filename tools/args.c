@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -62,4 +63,22 @@ enum parse_result arg_no_operands(const char *cmd, int argc, char **argv,
 		return PARSE_USAGE;
 	}
 	return PARSE_RUN;
+}
+
+enum parse_result arg_bad_option(const char *cmd, int c, char **argv)
+{
+	/*
+	 * optind is past the offending word. optopt names an unknown short
+	 * option (it is 0 for an unknown long one).
+	 */
+	const char *word = argv[optind - 1];
+	char short_opt[3] = { '-', (char)optopt, '\0' };
+
+	if (c == ':')
+		vmpctl_error("%s: option %s needs a value (see vmpctl %s --help)",
+			     cmd, word, cmd);
+	else
+		vmpctl_error("%s: unknown option %s (see vmpctl %s --help)", cmd,
+			     optopt ? short_opt : word, cmd);
+	return PARSE_USAGE;
 }

@@ -30,6 +30,13 @@ int arg_levels(const char *cmd, const char *text, unsigned int *mask);
 int arg_mode(const char *cmd, const char *text, enum pressure_mode *mode);
 
 /*
+ * Option strings passed to getopt_long start with ':' so that getopt stays
+ * quiet; this prints "vmpctl: CMD: unknown option X" or "... needs a
+ * value" for its '?' or ':' result c and returns PARSE_USAGE.
+ */
+enum parse_result arg_bad_option(const char *cmd, int c, char **argv);
+
+/*
  * Reports what getopt_long left over: an unknown option was already named
  * by getopt; stray operands are named here. Returns PARSE_USAGE, or
  * PARSE_RUN when argv[optind..] is empty.

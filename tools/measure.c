@@ -59,7 +59,7 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 	opts->levels = PRESSURE_ALL_LEVELS;
 	opts->mode = PRESSURE_MODE_DEFAULT;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, "c:l:m:s:L:t:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:l:m:s:L:t:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			opts->cgroup = optarg;
@@ -91,8 +91,7 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 			measure_usage(cmd, stdout);
 			return PARSE_HELP;
 		default:
-			fprintf(stderr, "Try 'vmpctl %s --help'.\n", cmd);
-			return PARSE_USAGE;
+			return arg_bad_option(cmd, c, argv);
 		}
 	}
 	if (!opts->size_mib)

@@ -135,7 +135,7 @@ int cmd_status(int argc, char **argv)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -147,7 +147,7 @@ int cmd_status(int argc, char **argv)
 			       "memory.pressure_level is available.\n", VMP_MODULE_NAME);
 			return 0;
 		default:
-			fprintf(stderr, "Try 'vmpctl status --help'.\n");
+			arg_bad_option("status", c, argv);
 			return EXIT_USAGE;
 		}
 	}

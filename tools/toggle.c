@@ -21,7 +21,7 @@ static enum parse_result toggle_parse_args(const char *cmd, int argc,
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			printf("Usage: vmpctl %s\n\n"
 			       "%s\n", cmd,
@@ -30,8 +30,7 @@ static enum parse_result toggle_parse_args(const char *cmd, int argc,
 			       "Set the knob to 0: vmpressure() returns at once, counted in skipped.");
 			return PARSE_HELP;
 		}
-		fprintf(stderr, "Try 'vmpctl %s --help'.\n", cmd);
-		return PARSE_USAGE;
+		return arg_bad_option(cmd, c, argv);
 	}
 	return arg_no_operands(cmd, argc, argv, optind);
 }

@@ -56,7 +56,7 @@ static enum parse_result watch_parse_args(int argc, char **argv,
 	*levels = PRESSURE_ALL_LEVELS;
 	*mode = PRESSURE_MODE_DEFAULT;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:l:m:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:l:m:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			*cgroup = optarg;
@@ -82,8 +82,7 @@ static enum parse_result watch_parse_args(int argc, char **argv,
 			       "  -h, --help          show this help\n");
 			return PARSE_HELP;
 		default:
-			fprintf(stderr, "Try 'vmpctl watch --help'.\n");
-			return PARSE_USAGE;
+			return arg_bad_option("watch", c, argv);
 		}
 	}
 	return arg_no_operands("watch", argc, argv, optind);

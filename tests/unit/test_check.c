@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The verdict of vmpctl check over its three phases, and its output. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check.h"
+
+/* A v1 run the way the module should make it look. */
+static void good_v1(struct measurement p[CHECK_PHASES])
+{
+	int i;
+
+	memset(p, 0, sizeof(struct measurement) * CHECK_PHASES);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		p[i].cgroup_version = 1;
+		p[i].levels = PRESSURE_ALL_LEVELS;
+		p[i].have_skipped = true;
+		p[i].have_pgscan = true;
+		p[i].pgscan = 30000;
+		p[i].seconds = 2;
+	}
+	p[0].events[PRESSURE_LOW] = 40;
+	p[0].events[PRESSURE_MEDIUM] = 3;
+	p[1].skipped_delta = 512;
+	p[2].events[PRESSURE_LOW] = 38;
+}
+
+/* The same on a kernel without memory.pressure_level. */
+static void good_v2(struct measurement p[CHECK_PHASES])
+{
+	int i;
+
+	good_v1(p);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		p[i].cgroup_version = 2;
+		p[i].levels = 0;
+		memset(p[i].events, 0, sizeof(p[i].events));
+	}
+}
+
+static void expect_verdict(const struct measurement p[CHECK_PHASES], bool pass,
+			   const char *reason_part)
+{
+	char reason[256];
+
+	assert_int_equal(check_judge(p, reason, sizeof(reason)), pass);
+	if (!strstr(reason, reason_part))
+		fail_msg("reason \"%s\" lacks \"%s\"", reason, reason_part);
+}
+
+static void test_pass_with_events(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	expect_verdict(p, true, "events while enabled (43, 38), none while disabled (skipped +512)");
+}
+
+static void test_pass_through_skipped_alone(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2(p);
+	expect_verdict(p, true, "verified through skipped alone (+512 while disabled");
+}
+
+static void test_fail_events_while_disabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	p[1].events[PRESSURE_CRITICAL] = 1;
+	expect_verdict(p, false, "disabled: 1 pressure events while short-circuited");
+}
+
+static void test_fail_no_events_while_enabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	memset(p[0].events, 0, sizeof(p[0].events));
+	expect_verdict(p, false, "enabled: no pressure events");
+	good_v1(p);
+	memset(p[2].events, 0, sizeof(p[2].events));
+	expect_verdict(p, false, "re-enabled: no pressure events");
+}
+
+static void test_fail_skipped_not_growing(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	p[1].skipped_delta = 0;
+	expect_verdict(p, false, "disabled: skipped did not grow");
+	good_v2(p);
+	p[1].skipped_delta = 0;
+	expect_verdict(p, false, "disabled: skipped did not grow");
+}
+
+static void test_fail_skipped_growing_while_stock(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	p[2].skipped_delta = 4;
+	expect_verdict(p, false, "re-enabled: skipped grew by 4 while stock");
+}
+
+static void test_fail_without_reclaim(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2(p);
+	p[0].pgscan = 0;
+	expect_verdict(p, false, "enabled: no pages scanned");
+}
+
+static void test_unknown_pgscan_does_not_fail(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	p[1].have_pgscan = false;
+	p[1].pgscan = 0;
+	expect_verdict(p, true, "events while enabled");
+}
+
+static void test_fail_without_module(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v1(p);
+	p[0].have_skipped = false;
+	expect_verdict(p, false, "enabled: no skipped count");
+}
+
+static char *capture_table(const struct measurement p[CHECK_PHASES], size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	check_print_table(out, p, n);
+	fclose(out);
+	return text;
+}
+
+static void test_table(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+	char *text;
+
+	(void)state;
+	good_v1(p);
+	text = capture_table(p, CHECK_PHASES);
+	assert_string_equal(text,
+		"phase       knob  low  medium  critical  skipped  pgscan  seconds\n"
+		"enabled        1   40       3         0        0   30000     2.00\n"
+		"disabled       0    0       0         0      512   30000     2.00\n"
+		"re-enabled     1   38       0         0        0   30000     2.00\n");
+	free(text);
+	good_v2(p);
+	text = capture_table(p, 1);
+	assert_string_equal(text,
+		"phase    knob  low  medium  critical  skipped  pgscan  seconds\n"
+		"enabled     1    -       -         -        0   30000     2.00\n");
+	free(text);
+}
+
+static void test_json(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	good_v2(p);
+	assert_non_null(out);
+	check_print_json(out, p, false, "a \"quoted\" reason");
+	fclose(out);
+	assert_string_equal(text,
+		"{\"phases\":["
+		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.000}},"
+		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.000}},"
+		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.000}}"
+		"],\"pass\":false,\"reason\":\"a \\\"quoted\\\" reason\"}\n");
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pass_with_events),
+		cmocka_unit_test(test_pass_through_skipped_alone),
+		cmocka_unit_test(test_fail_events_while_disabled),
+		cmocka_unit_test(test_fail_no_events_while_enabled),
+		cmocka_unit_test(test_fail_skipped_not_growing),
+		cmocka_unit_test(test_fail_skipped_growing_while_stock),
+		cmocka_unit_test(test_fail_without_reclaim),
+		cmocka_unit_test(test_unknown_pgscan_does_not_fail),
+		cmocka_unit_test(test_fail_without_module),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
