@@ -297,8 +297,10 @@ int measure_close(struct measure_session *s)
 
 void measure_report_interrupt(const char *cmd, const char *what_was_restored)
 {
-	vmpctl_error("%s: interrupted by %s; %s", cmd, strsignal(stop_signal()),
-		    what_was_restored);
+	const char *name = sigabbrev_np(stop_signal());
+
+	vmpctl_error("%s: interrupted by SIG%s; %s", cmd, name ? name : "?",
+		     what_was_restored);
 	stop_signals_reraise();
 }
 
