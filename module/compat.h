@@ -47,4 +47,33 @@ static __always_inline void vmpc_ftrace_regs_set_ip(struct ftrace_regs *fregs,
 #endif
 #endif /* VMPC_HAVE_FTRACE_REGS */
 
+/*
+ * ftrace direct calls, where the kernel has and exports them and we have a
+ * trampoline for the architecture: 5.16 to 6.4 name the ops-based API
+ * register_ftrace_direct_multi(); 6.5 renamed it register_ftrace_direct()
+ * (replacing the old single-address one) and gave unregister free_filters.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && defined(CONFIG_X86_64)
+#if defined(VMPC_HAVE_REGISTER_FTRACE_DIRECT_OPS) && \
+	defined(VMPC_EXPORTS_REGISTER_FTRACE_DIRECT)
+#define VMPC_HAVE_DIRECT 1
+#define vmpc_register_ftrace_direct(ops, addr) \
+	register_ftrace_direct(ops, addr)
+#ifdef VMPC_HAVE_UNREGISTER_FTRACE_DIRECT_FREE_FILTERS
+#define vmpc_unregister_ftrace_direct(ops, addr) \
+	unregister_ftrace_direct(ops, addr, false)
+#else
+#define vmpc_unregister_ftrace_direct(ops, addr) \
+	unregister_ftrace_direct(ops, addr)
+#endif
+#elif defined(VMPC_HAVE_REGISTER_FTRACE_DIRECT_MULTI) && \
+	defined(VMPC_EXPORTS_REGISTER_FTRACE_DIRECT_MULTI)
+#define VMPC_HAVE_DIRECT 1
+#define vmpc_register_ftrace_direct(ops, addr) \
+	register_ftrace_direct_multi(ops, addr)
+#define vmpc_unregister_ftrace_direct(ops, addr) \
+	unregister_ftrace_direct_multi(ops, addr)
+#endif
+#endif
+
 #endif /* VMPC_COMPAT_H */

@@ -40,10 +40,11 @@ static struct ftrace_ops vmpc_ftrace_ops = {
 static unsigned int vmpc_ftrace_nr_resolved;
 
 /*
- * Adds symbol to the ops' filter. That needs no registration, so the
- * targets are known while the stock state has nothing registered.
+ * Adds symbol to the filter of ops (replacing it when reset). That needs
+ * no registration, so targets are known while nothing is registered.
  */
-static int vmpc_ftrace_resolve(const char *symbol)
+int vmpc_ftrace_filter_add(struct ftrace_ops *ops, const char *symbol,
+			   bool reset)
 {
 	char pattern[KSYM_NAME_LEN];
 	int err;
@@ -55,15 +56,20 @@ static int vmpc_ftrace_resolve(const char *symbol)
 	/* ftrace_set_filter() parses the glob in place: hand it a copy. */
 	if (strscpy(pattern, symbol, sizeof(pattern)) < 0)
 		return -ENAMETOOLONG;
-	err = ftrace_set_filter(&vmpc_ftrace_ops, pattern, strlen(pattern),
-				vmpc_ftrace_nr_resolved == 0);
+	err = ftrace_set_filter(ops, pattern, strlen(pattern), reset);
 	/* -EINVAL here means no traceable function has that name. */
-	if (err == -EINVAL)
-		return -ENOENT;
-	if (err)
-		return err;
-	vmpc_ftrace_nr_resolved++;
-	return 0;
+	return err == -EINVAL ? -ENOENT : err;
+}
+
+static int vmpc_ftrace_resolve(const char *symbol)
+{
+	int err;
+
+	err = vmpc_ftrace_filter_add(&vmpc_ftrace_ops, symbol,
+				     vmpc_ftrace_nr_resolved == 0);
+	if (!err)
+		vmpc_ftrace_nr_resolved++;
+	return err;
 }
 
 static int vmpc_ftrace_attach(void)
