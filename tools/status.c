@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl status: the knob, the module and the cgroup layout at a glance. */
 #include "args.h"
-#include "cgroup.h"
 #include "commands.h"
 #include "knob.h"
 #include "output.h"
+#include "status.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -12,17 +12,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-struct status {
-	bool loaded;
-	bool readable;			/* attributes could be read */
-	struct vmp_state module;
-	char kernel[65];
-	struct cgroup_layout layout;
-	bool v2_memory;
-	bool pressure_level;		/* v1 memory root has memory.pressure_level */
-};
-
-static void gather(struct status *st)
+void status_gather(struct status *st)
 {
 	struct utsname uts;
 
@@ -59,7 +49,7 @@ static void json_string_or_null(FILE *out, const char *s)
 		fputs("null", out);
 }
 
-static void status_print_json(FILE *out, const struct status *st)
+void status_print_json(FILE *out, const struct status *st)
 {
 	fprintf(out, "{\"loaded\":%s,", st->loaded ? "true" : "false");
 	if (st->readable) {
@@ -100,7 +90,7 @@ static void status_print_json(FILE *out, const struct status *st)
 		st->pressure_level ? "true" : "false");
 }
 
-static void status_print_text(FILE *out, const struct status *st)
+void status_print_text(FILE *out, const struct status *st)
 {
 	fprintf(out, "module:          %s\n", st->loaded ? "loaded" : "not loaded");
 	if (st->readable) {
@@ -153,7 +143,7 @@ int cmd_status(int argc, char **argv)
 	}
 	if (arg_no_operands("status", argc, argv, optind) != PARSE_RUN)
 		return EXIT_USAGE;
-	gather(&st);
+	status_gather(&st);
 	if (st.loaded && !st.readable)
 		vmpctl_error("status: reading %s: %s", vmp_sysfs_dir,
 			    "attributes missing or malformed");

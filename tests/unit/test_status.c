@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl status against a fake sysfs directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "status.h"
+
+static char fake_dir[] = "/tmp/vmpctl-sysfs-XXXXXX";
+static const char *const attrs[] = { "enabled", "method", "skipped", "targets" };
+
+static void put(const char *attr, const char *text)
+{
+	char path[4096];
+
+	assert_int_equal(path_join(path, sizeof(path), fake_dir, attr), 0);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(fake_dir))
+		return -1;
+	vmp_sysfs_dir = fake_dir;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char path[4096];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (path_join(path, sizeof(path), fake_dir, attrs[i]) == 0)
+			unlink(path);
+	rmdir(fake_dir);
+	return 0;
+}
+
+static char *capture(const struct status *st, bool json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	if (json)
+		status_print_json(out, st);
+	else
+		status_print_text(out, st);
+	fclose(out);
+	return text;
+}
+
+static void expect_contains(const char *text, const char *part)
+{
+	if (!strstr(text, part))
+		fail_msg("\"%s\" lacks \"%s\"", text, part);
+}
+
+static void test_loaded_module(void **state)
+{
+	struct status st;
+	char *text;
+
+	(void)state;
+	put("enabled", "0\n");
+	put("method", "kprobe\n");
+	put("skipped", "1234\n");
+	put("targets", "vmpressure\nvmpressure_prio\n");
+	status_gather(&st);
+	assert_true(st.loaded);
+	assert_true(st.readable);
+	text = capture(&st, true);
+	expect_contains(text, "{\"loaded\":true,\"enabled\":0,\"method\":\"kprobe\","
+			"\"skipped\":1234,\"targets\":[\"vmpressure\",\"vmpressure_prio\"],"
+			"\"kernel\":\"");
+	assert_int_equal(strchr(text, '\n') - text, strlen(text) - 1);
+	free(text);
+	text = capture(&st, false);
+	expect_contains(text, "module:          loaded\n");
+	expect_contains(text, "enabled:         0 (short-circuited)\n");
+	expect_contains(text, "targets:         vmpressure vmpressure_prio\n");
+	free(text);
+}
+
+static void test_one_target(void **state)
+{
+	struct status st;
+	char *text;
+
+	(void)state;
+	put("enabled", "1\n");
+	put("method", "ftrace\n");
+	put("skipped", "0\n");
+	put("targets", "vmpressure\n");
+	status_gather(&st);
+	text = capture(&st, true);
+	expect_contains(text, "\"enabled\":1,\"method\":\"ftrace\",\"skipped\":0,"
+			"\"targets\":[\"vmpressure\"],");
+	free(text);
+}
+
+static void test_unreadable_module(void **state)
+{
+	struct status st;
+
+	(void)state;
+	put("skipped", "lots\n");
+	status_gather(&st);
+	assert_true(st.loaded);
+	assert_false(st.readable);
+}
+
+static void test_module_missing(void **state)
+{
+	const char *real = vmp_sysfs_dir;
+	struct status st;
+	char *text;
+
+	(void)state;
+	vmp_sysfs_dir = "/nonexistent/vmpressure_ctl";
+	status_gather(&st);
+	vmp_sysfs_dir = real;
+	text = capture(&st, true);
+	expect_contains(text, "{\"loaded\":false,\"enabled\":null,\"method\":null,"
+			"\"skipped\":null,\"targets\":null,");
+	free(text);
+	text = capture(&st, false);
+	expect_contains(text, "module:          not loaded\n");
+	assert_null(strstr(text, "enabled:"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_loaded_module),
+		cmocka_unit_test(test_one_target),
+		cmocka_unit_test(test_unreadable_module),
+		cmocka_unit_test(test_module_missing),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
