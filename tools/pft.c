@@ -113,25 +113,25 @@ enum parse_result pft_parse_args(int argc, char **argv,
 	opts->threads = 1;
 	opts->reps = 1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, "s:t:r:wm:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:t:r:wm:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (pft_parse_size(optarg, &opts->bytes)) {
-				print_error("pft: bad --size '%s': want MiB or e.g. 512M, 1G",
+				vmpctl_error("pft: bad --size '%s': want MiB or e.g. 512M, 1G",
 					    optarg);
 				return PARSE_USAGE;
 			}
 			break;
 		case 't':
 			if (parse_count(optarg, &opts->threads)) {
-				print_error("pft: bad --threads '%s': want 1..100000",
+				vmpctl_error("pft: bad --threads '%s': want 1..100000",
 					    optarg);
 				return PARSE_USAGE;
 			}
 			break;
 		case 'r':
 			if (parse_count(optarg, &opts->reps)) {
-				print_error("pft: bad --reps '%s': want 1..100000",
+				vmpctl_error("pft: bad --reps '%s': want 1..100000",
 					    optarg);
 				return PARSE_USAGE;
 			}
@@ -141,7 +141,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 			break;
 		case 'm':
 			if (pft_parse_size(optarg, &opts->memcg_limit)) {
-				print_error("pft: bad --memcg-limit '%s': want e.g. 64M",
+				vmpctl_error("pft: bad --memcg-limit '%s': want e.g. 64M",
 					    optarg);
 				return PARSE_USAGE;
 			}
@@ -153,14 +153,13 @@ enum parse_result pft_parse_args(int argc, char **argv,
 			pft_usage(stdout);
 			return PARSE_HELP;
 		default:
-			fputs("Try 'vmpctl pft --help'.\n", stderr);
-			return PARSE_USAGE;
+			return arg_bad_option("pft", c, argv);
 		}
 	}
 	if (arg_no_operands("pft", argc, argv, optind) != PARSE_RUN)
 		return PARSE_USAGE;
 	if (opts->bytes < (uint64_t)sysconf(_SC_PAGESIZE) * opts->threads) {
-		print_error("pft: --size must give each thread at least one page");
+		vmpctl_error("pft: --size must give each thread at least one page");
 		return PARSE_USAGE;
 	}
 	return PARSE_RUN;
@@ -382,12 +381,12 @@ static void run_child(const struct memcg *cg, const struct pft_options *opts,
 	signal(SIGHUP, SIG_DFL);
 	err = memcg_attach_pid(cg, getpid());
 	if (err) {
-		print_error("pft: moving into %s: %s", cg->path, strerror(-err));
+		vmpctl_error("pft: moving into %s: %s", cg->path, strerror(-err));
 		_exit(PFT_EXIT_ATTACH);
 	}
 	err = pft_run(opts, &result);
 	if (err) {
-		print_error("pft: touching %llu bytes: %s",
+		vmpctl_error("pft: touching %llu bytes: %s",
 			    (unsigned long long)opts->bytes, strerror(-err));
 		_exit(PFT_EXIT_RUN);
 	}
@@ -443,14 +442,14 @@ static int run_in_memcg(const struct pft_options *opts,
 	if (!err)
 		err = memcg_create_temp(&layout, opts->memcg_limit, &cg);
 	if (err) {
-		print_error("pft: creating a memory cgroup: %s",
+		vmpctl_error("pft: creating a memory cgroup: %s",
 			    err == -ENODEV ? "no memory controller mounted" :
 			    strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	have_oom = memcg_read_oom_kills(&cg, &oom_before) == 0;
 	if (pipe(pipefd) < 0) {
-		print_error("pft: pipe: %s", strerror(errno));
+		vmpctl_error("pft: pipe: %s", strerror(errno));
 		memcg_remove(&cg);
 		return EXIT_CHECK_FAILED;
 	}
@@ -458,7 +457,7 @@ static int run_in_memcg(const struct pft_options *opts,
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		print_error("pft: fork: %s", strerror(errno));
+		vmpctl_error("pft: fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -475,7 +474,7 @@ static int run_in_memcg(const struct pft_options *opts,
 			(!have_oom || (memcg_read_oom_kills(&cg, &oom_after) == 0 &&
 				       oom_after > oom_before));
 
-		print_error("pft: the workload was %s", oom ?
+		vmpctl_error("pft: the workload was %s", oom ?
 			    "killed by the OOM killer (no swap? raise --memcg-limit)" :
 			    strsignal(WTERMSIG(status)));
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == PFT_EXIT_ATTACH) {
@@ -489,7 +488,7 @@ out:
 		close(pipefd[1]);
 	err = memcg_remove(&cg);
 	if (err)
-		print_error("pft: removing %s: %s", cg.path, strerror(-err));
+		vmpctl_error("pft: removing %s: %s", cg.path, strerror(-err));
 	if (stop_requested())
 		stop_signals_reraise();
 	return ret;
@@ -512,7 +511,7 @@ int cmd_pft(int argc, char **argv)
 		int err = pft_run(&opts, &result);
 
 		if (err) {
-			print_error("pft: touching %llu bytes: %s",
+			vmpctl_error("pft: touching %llu bytes: %s",
 				    (unsigned long long)opts.bytes,
 				    strerror(-err));
 			return EXIT_CHECK_FAILED;
@@ -523,7 +522,7 @@ int cmd_pft(int argc, char **argv)
 	else
 		pft_print_table(stdout, &opts, &result);
 	if (!pft_faults_match(&result))
-		print_error("pft: warning: %llu pages touched but %llu faults "
+		vmpctl_error("pft: warning: %llu pages touched but %llu faults "
 			    "(more than %.0f%% off: huge pages or a stale mapping?)",
 			    (unsigned long long)result.pages_touched,
 			    (unsigned long long)(result.minor_faults +

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmpctl ab: option parsing, block order, metric capture, reclaim counters,
+ * sanity warnings, the report, and whole runs against a scratch knob file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ab.h"
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
+static enum parse_result parse(struct ab_options *o, const char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return ab_parse_args(argc, (char **)argv, o);
+}
+
+static void test_parse_defaults_and_command(void **state)
+{
+	const char *plain[] = { "ab", "--", "sleep", "1", NULL };
+	const char *no_dashes[] = { "ab", "-n", "3", "ls", "-l", NULL };
+	struct ab_options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, plain), PARSE_RUN);
+	assert_int_equal(o.runs, AB_RUNS_DEFAULT);
+	assert_int_equal(o.warmup, AB_WARMUP_DEFAULT);
+	assert_int_equal(o.order, AB_ORDER_ABBA);
+	assert_null(o.knob);
+	assert_string_equal(o.value_a, "1");
+	assert_string_equal(o.value_b, "0");
+	assert_null(o.metric_regex);
+	assert_true(o.max_time_s == 0);
+	assert_int_equal(o.format, AB_FORMAT_TABLE);
+	assert_string_equal(o.cmd[0], "sleep");
+	assert_string_equal(o.cmd[1], "1");
+	assert_null(o.cmd[2]);
+	ab_options_free(&o);
+
+	/* CMD's own options stay CMD's */
+	assert_int_equal(parse(&o, no_dashes), PARSE_RUN);
+	assert_int_equal(o.runs, 3);
+	assert_string_equal(o.cmd[0], "ls");
+	assert_string_equal(o.cmd[1], "-l");
+	ab_options_free(&o);
+}
+
+static void test_parse_all_options(void **state)
+{
+	const char *argv[] = {
+		"ab", "--runs", "7", "--warmup", "0", "--order", "random",
+		"--seed", "42", "--metric", "x=([0-9]+)", "--higher-is-better",
+		"--target", "0.2%", "--until-precision", "1", "--knob",
+		"/tmp/k", "--a", "some", "--b", "full", "--csv", "--quiet",
+		"--", "true", NULL
+	};
+	struct ab_options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, argv), PARSE_RUN);
+	assert_int_equal(o.runs, 7);
+	assert_int_equal(o.warmup, 0);
+	assert_int_equal(o.order, AB_ORDER_RANDOM);
+	assert_true(o.seed_given);
+	assert_int_equal(o.seed, 42);
+	assert_string_equal(o.metric_regex, "x=([0-9]+)");
+	assert_true(o.higher_is_better);
+	assert_true(fabs(o.target_pct - 0.2) < 1e-12);
+	assert_true(o.precision_pct == 1);
+	assert_true(o.max_time_s == AB_MAX_TIME_DEFAULT);
+	assert_string_equal(o.knob, "/tmp/k");
+	assert_string_equal(o.value_a, "some");
+	assert_string_equal(o.value_b, "full");
+	assert_int_equal(o.format, AB_FORMAT_CSV);
+	assert_true(o.quiet);
+	assert_string_equal(o.cmd[0], "true");
+	ab_options_free(&o);
+}
+
+static void test_parse_errors(void **state)
+{
+	const char *no_cmd[] = { "ab", "-n", "3", NULL };
+	const char *one_run[] = { "ab", "-n", "1", "--", "true", NULL };
+	const char *bad_order[] = { "ab", "-o", "abab", "--", "true", NULL };
+	const char *hib[] = { "ab", "-H", "--", "true", NULL };
+	const char *bad_re[] = { "ab", "-m", "(", "--", "true", NULL };
+	const char *same[] = { "ab", "--a", "0", "--", "true", NULL };
+	const char *bad_pct[] = { "ab", "-t", "-1%", "--", "true", NULL };
+	const char *bad_pct2[] = { "ab", "-t", "1%x", "--", "true", NULL };
+	const char *unknown[] = { "ab", "--bogus", "--", "true", NULL };
+	const char *no_value[] = { "ab", "--runs", NULL };
+	const char **cases[] = { no_cmd, one_run, bad_order, hib, bad_re, same,
+				 bad_pct, bad_pct2, unknown, no_value };
+	struct ab_options o;
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMENTS(cases); i++)
+		assert_int_equal(parse(&o, cases[i]), PARSE_USAGE);
+}
+
+static void test_schedule_abba(void **state)
+{
+	static const enum ab_arm want[] = { AB_ARM_A, AB_ARM_B, AB_ARM_B,
+		AB_ARM_A, AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A };
+	struct ab_schedule s;
+	enum ab_arm arms[2];
+
+	(void)state;
+	assert_int_equal(ab_schedule_init(&s, AB_ORDER_ABBA, 0), 0);
+	for (size_t i = 0; i < N_ELEMENTS(want); i += 2) {
+		ab_schedule_next(&s, arms);
+		assert_int_equal(arms[0], want[i]);
+		assert_int_equal(arms[1], want[i + 1]);
+	}
+	ab_schedule_free(&s);
+}
+
+static unsigned int random_pattern(unsigned long seed)
+{
+	struct ab_schedule s;
+	enum ab_arm arms[2];
+	unsigned int bits = 0;
+
+	assert_int_equal(ab_schedule_init(&s, AB_ORDER_RANDOM, seed), 0);
+	for (int i = 0; i < 32; i++) {
+		ab_schedule_next(&s, arms);
+		assert_int_not_equal(arms[0], arms[1]);
+		bits = bits << 1 | (arms[0] == AB_ARM_B);
+	}
+	ab_schedule_free(&s);
+	return bits;
+}
+
+static void test_schedule_random(void **state)
+{
+	unsigned int p = random_pattern(42);
+
+	(void)state;
+	/* reproducible from the seed, different for another seed */
+	assert_int_equal(p, random_pattern(42));
+	assert_int_not_equal(p, random_pattern(43));
+	/* both block orders occur, and it is not ABBA's alternation */
+	assert_int_not_equal(p, 0);
+	assert_int_not_equal(p, 0xffffffffu);
+	assert_int_not_equal(p, 0x55555555u);
+	assert_int_not_equal(p, 0xaaaaaaaau);
+}
+
+static void test_extract_metric(void **state)
+{
+	const char *pft_json =
+		"{\"Gb\":0.25,\"Rep\":1,\"flt/cpu/s\":612345.5,\"fault/wsec\":598765.25,\"pages\":65536}\n";
+	regex_t re;
+	double v;
+
+	(void)state;
+	assert_int_equal(regcomp(&re, "\"fault/wsec\":([0-9.]+)", REG_EXTENDED), 0);
+	assert_int_equal(ab_extract_metric(&re, pft_json, &v), 0);
+	assert_true(v == 598765.25);
+	assert_int_equal(ab_extract_metric(&re, "no such thing", &v), -ENOENT);
+	regfree(&re);
+
+	/* no group: the whole match */
+	assert_int_equal(regcomp(&re, "[0-9]+\\.[0-9]+", REG_EXTENDED), 0);
+	assert_int_equal(ab_extract_metric(&re, "took 1.25 s, 3.5 s", &v), 0);
+	assert_true(v == 1.25);
+	regfree(&re);
+
+	/* a match that is not a number */
+	assert_int_equal(regcomp(&re, "time: ([a-z]+)", REG_EXTENDED), 0);
+	assert_int_equal(ab_extract_metric(&re, "time: soon", &v), -EINVAL);
+	regfree(&re);
+
+	/* hackbench prints "Time: 1.234" */
+	assert_int_equal(regcomp(&re, "Time: ([0-9.]+)", REG_EXTENDED), 0);
+	assert_int_equal(ab_extract_metric(&re,
+		"Running in process mode with 10 groups\nTime: 0.712\n", &v), 0);
+	assert_true(v == 0.712);
+	regfree(&re);
+}
+
+static void test_parse_reclaim(void **state)
+{
+	const char *v61 = "nr_free_pages 1000\npgscan_kswapd 5\npgscan_direct 7\n"
+		"pgscan_khugepaged 0\npgscan_direct_throttle 0\npgscan_anon 300\n"
+		"pgscan_file 20\npgsteal_kswapd 4\npgsteal_direct 6\n"
+		"pgsteal_anon 250\npgsteal_file 15\n";
+	const char *old = "pgsteal_kswapd 4\npgsteal_direct 6\npgscan_kswapd 5\n"
+		"pgscan_direct 7\n";
+	uint64_t scan, steal;
+
+	(void)state;
+	/* memcg limit reclaim shows in pgscan_anon/file, not kswapd/direct */
+	assert_int_equal(ab_parse_reclaim(v61, &scan, &steal), 0);
+	assert_int_equal(scan, 320);
+	assert_int_equal(steal, 265);
+	assert_int_equal(ab_parse_reclaim(old, &scan, &steal), 0);
+	assert_int_equal(scan, 12);
+	assert_int_equal(steal, 10);
+	assert_int_equal(ab_parse_reclaim("nr_free_pages 1\n", &scan, &steal),
+			 -ENOENT);
+}
+
+static void test_run_warnings(void **state)
+{
+	struct ab_run run = {
+		.arm = AB_ARM_B, .have_reclaim = true, .pgscan = 1000,
+		.have_skipped = true, .skipped = 50,
+	};
+
+	(void)state;
+	assert_int_equal(ab_run_warnings(&run, true), 0);
+	run.skipped = 0;
+	assert_int_equal(ab_run_warnings(&run, true), AB_WARN_B_NOT_SKIPPED);
+	run.pgscan = 0;
+	assert_int_equal(ab_run_warnings(&run, true), AB_WARN_NO_RECLAIM);
+	run.arm = AB_ARM_A;
+	run.pgscan = 1000;
+	assert_int_equal(ab_run_warnings(&run, true), 0);
+	run.skipped = 3;
+	assert_int_equal(ab_run_warnings(&run, true), AB_WARN_A_SKIPPED);
+	/* module not loaded: no skipped to judge by */
+	run.have_skipped = false;
+	assert_int_equal(ab_run_warnings(&run, true), 0);
+	/* another knob: vmpressure's sanity does not apply */
+	run.pgscan = 0;
+	assert_int_equal(ab_run_warnings(&run, false), 0);
+}
+
+/* Arm A around 100 (lower is better), arm B 10% higher. */
+static size_t make_runs(struct ab_run *runs, size_t per_arm)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < per_arm; i++) {
+		double jitter = (double)(i % 3) - 1.0;
+
+		runs[n++] = (struct ab_run){
+			.arm = AB_ARM_A, .wall_s = 100 + jitter, .user_s = 10,
+			.sys_s = 90 + jitter, .metric = 500 + jitter,
+			.have_reclaim = true, .pgscan = 100,
+			.have_skipped = true, .skipped = 0,
+		};
+		runs[n++] = (struct ab_run){
+			.arm = AB_ARM_B, .wall_s = 110 + jitter,
+			.user_s = 10 + 0.1 * jitter, .sys_s = 100 + jitter,
+			.metric = 550 + jitter, .have_reclaim = true,
+			.pgscan = i == 0 ? 0 : 100, .have_skipped = true,
+			.skipped = i == 1 ? 0 : 40,
+		};
+	}
+	return n;
+}
+
+static void test_build_report(void **state)
+{
+	const char *argv[] = { "ab", "-m", "v=([0-9]+)", "-H", "-t", "2%",
+			       "--", "true", NULL };
+	struct ab_run runs[12];
+	size_t n = make_runs(runs, 6);
+	struct ab_report r;
+	struct ab_options o;
+	struct stats_comparison direct;
+	double a[6], b[6];
+
+	(void)state;
+	assert_int_equal(parse(&o, argv), PARSE_RUN);
+	assert_int_equal(ab_build_report(&o, runs, n, &r), 0);
+	assert_int_equal(r.n_metrics, 4);
+	assert_int_equal(r.metrics[0].id, AB_METRIC_CUSTOM);
+	assert_int_equal(r.metrics[1].id, AB_METRIC_WALL);
+
+	/* the report's numbers are stats_compare's on the arm split */
+	for (size_t i = 0; i < 6; i++) {
+		a[i] = runs[2 * i].wall_s;
+		b[i] = runs[2 * i + 1].wall_s;
+	}
+	assert_int_equal(stats_compare(a, 6, b, 6, &direct), 0);
+	assert_true(r.metrics[1].cmp.diff_pct == direct.diff_pct);
+	assert_true(r.metrics[1].cmp.welch_p == direct.welch_p);
+	assert_true(fabs(r.metrics[1].cmp.diff_pct - 10.0) < 1e-9);
+	assert_int_equal(r.metrics[1].runs_needed,
+			 stats_runs_needed(direct.noise_pct, 2));
+
+	/* B is 10% higher: better for the metric, worse for the times */
+	assert_string_equal(ab_verdict(&r.metrics[0]), "B better");
+	assert_string_equal(ab_verdict(&r.metrics[1]), "B worse");
+	assert_string_equal(ab_verdict(&r.metrics[2]), "~");
+
+	assert_int_equal(r.runs_without_reclaim, 1);
+	assert_int_equal(r.b_runs_not_skipped, 1);
+	assert_int_equal(r.a_runs_skipped, 0);
+
+	assert_int_equal(ab_build_report(&o, runs, 3, &r), -EINVAL);
+	ab_options_free(&o);
+}
+
+/* open_memstream's buffer pointer lives in the caller's frame */
+struct captured {
+	char *text;
+	size_t size;
+};
+
+static char *capture(void (*print)(FILE *, const struct ab_report *),
+		     const struct ab_report *r, struct captured *c)
+{
+	FILE *out = open_memstream(&c->text, &c->size);
+
+	assert_non_null(out);
+	print(out, r);
+	fclose(out);
+	return c->text;
+}
+
+static size_t count_char(const char *s, char c)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+static void test_outputs(void **state)
+{
+	const char *argv[] = { "ab", "-t", "1%", "--", "sh", "-c", "x\"y",
+			       NULL };
+	struct ab_run runs[12];
+	size_t n = make_runs(runs, 6);
+	struct ab_report r;
+	struct ab_options o;
+	struct captured c;
+	char *text, *line2;
+
+	(void)state;
+	assert_int_equal(parse(&o, argv), PARSE_RUN);
+	assert_int_equal(ab_build_report(&o, runs, n, &r), 0);
+	r.knob_path = "/sys/kernel/vmpressure_ctl/enabled";
+	r.seed = 5;
+
+	text = capture(ab_print_table, &r, &c);
+	assert_non_null(strstr(text, "knob /sys/kernel/vmpressure_ctl/enabled: A=1 B=0, order abba"));
+	assert_non_null(strstr(text, "*10.00%*"));
+	assert_non_null(strstr(text, "B worse"));
+	assert_non_null(strstr(text, "runs/arm for 1%"));
+	assert_non_null(strstr(text, "1 without reclaim, 1 of arm B did not short-circuit"));
+	assert_non_null(strstr(text, "WARNING"));
+	free(text);
+
+	text = capture(ab_print_json, &r, &c);
+	assert_non_null(strstr(text, "\"command\":[\"sh\",\"-c\",\"x\\\"y\"]"));
+	assert_non_null(strstr(text, "\"marker\":\"*10.00%*\""));
+	assert_non_null(strstr(text, "\"metric_regex\":null"));
+	assert_non_null(strstr(text, "\"sanity\":{\"vmpressure_checks\":true,\"runs_without_reclaim\":1,"));
+	assert_int_equal(count_char(text, '{'), count_char(text, '}'));
+	assert_int_equal(count_char(text, '\n'), 1);
+	free(text);
+
+	/* a header and one line per metric, all with the same columns */
+	text = capture(ab_print_csv, &r, &c);
+	assert_int_equal(count_char(text, '\n'), 1 + r.n_metrics);
+	line2 = strchr(text, '\n') + 1;
+	*strchr(line2, '\n') = '\0';
+	*strchr(text, '\n') = '\0';
+	assert_int_equal(count_char(text, ','), count_char(line2, ','));
+	assert_true(strncmp(line2, "wall(s),0,6,", 12) == 0);
+	free(text);
+	ab_options_free(&o);
+}
+
+/*
+ * Whole runs of cmd_ab against a scratch knob, with a command that logs it.
+ * The knob's first value and the arms' values have the same length because
+ * write_text_file() writes like sysfs wants, without truncating.
+ */
+struct scratch {
+	char knob[64];
+	char log[64];
+	char out[64];
+};
+
+static int scratch_setup(void **state)
+{
+	static struct scratch s;
+	int fd;
+
+	strcpy(s.knob, "/tmp/vmpctl-test-knob-XXXXXX");
+	strcpy(s.log, "/tmp/vmpctl-test-log-XXXXXX");
+	strcpy(s.out, "/tmp/vmpctl-test-out-XXXXXX");
+	fd = mkstemp(s.knob);
+	if (fd < 0 || write(fd, "up\n", 3) != 3)
+		return -1;
+	close(fd);
+	fd = mkstemp(s.log);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	fd = mkstemp(s.out);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	*state = &s;
+	return 0;
+}
+
+static int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+
+	unlink(s->knob);
+	unlink(s->log);
+	unlink(s->out);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* cmd_ab with its stdout (the report) in the file out */
+static int run_ab(const char **argv, const char *out)
+{
+	int argc = 0, saved, fd, rc;
+
+	while (argv[argc])
+		argc++;
+	fflush(NULL);
+	saved = dup(STDOUT_FILENO);
+	fd = open(out, O_WRONLY | O_TRUNC);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	rc = cmd_ab(argc, (char **)argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc;
+}
+
+static void test_cmd_ab_order_and_restore(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "3", "-w", "2", "-q", "--csv",
+			       "-m", "v=([0-9]+)", "--", "sh", "-c", script,
+			       NULL };
+
+	snprintf(script, sizeof(script),
+		 "k=$(cat %s); echo $k >> %s; "
+		 "if [ $k = on ]; then echo v=10; else echo v=20; fi", s->knob,
+		 s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	/* warmup A B, then ABBA blocks: AB BA AB */
+	assert_string_equal(slurp(s->log),
+			    "on\nno\non\nno\nno\non\non\nno\n");
+	assert_string_equal(slurp(s->knob), "up\n");
+	/* B's 20 against A's 10, without noise */
+	assert_non_null(strstr(slurp(s->out), "\nmetric,0,3,10,0,0,10,10,10,"));
+}
+
+static void test_cmd_ab_failure_restores(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "2", "-w", "0", "-q", "--", "sh",
+			       "-c", script, NULL };
+	const char *no_metric[] = { "ab", "--knob", s->knob, "--a", "on",
+				    "--b", "no", "-n", "2", "-q", "-m",
+				    "nothing=([0-9]+)", "--", "true", NULL };
+	const char *missing_knob[] = { "ab", "--knob", "/nonexistent/knob",
+				       "--", "true", NULL };
+
+	/* the third run (arm B of the second block) fails */
+	snprintf(script, sizeof(script),
+		 "echo x >> %s; [ $(wc -l < %s) -lt 3 ]", s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 1);
+	assert_string_equal(slurp(s->knob), "up\n");
+	assert_string_equal(slurp(s->log), "x\nx\nx\n");
+	assert_int_equal(run_ab(no_metric, s->out), 1);
+	assert_string_equal(slurp(s->knob), "up\n");
+	assert_int_equal(run_ab(missing_knob, s->out), 3);
+}
+
+static void test_cmd_ab_until_precision(void **state)
+{
+	struct scratch *s = *state;
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "2", "-w", "0", "-q", "--json",
+			       "-m", "v=([0-9.]+)", "--until-precision", "10%",
+			       "--max-time", "60", "--", "sh", "-c",
+			       "echo v=1$(($$ % 7))", NULL };
+	const char *json;
+
+	/* a CoV of about 15% needs far more than 2 runs per arm for +-10% */
+	assert_int_equal(run_ab(argv, s->out), 0);
+	assert_string_equal(slurp(s->knob), "up\n");
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"precision_reached\":true"));
+	assert_null(strstr(json, "\"a\":{\"n\":2,"));
+	assert_null(strstr(json, "\"a\":{\"n\":3,"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_defaults_and_command),
+		cmocka_unit_test(test_parse_all_options),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_schedule_abba),
+		cmocka_unit_test(test_schedule_random),
+		cmocka_unit_test(test_extract_metric),
+		cmocka_unit_test(test_parse_reclaim),
+		cmocka_unit_test(test_run_warnings),
+		cmocka_unit_test(test_build_report),
+		cmocka_unit_test(test_outputs),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_order_and_restore,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_restores,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision,
+						scratch_setup, scratch_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

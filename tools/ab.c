@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl ab: options, block order, metric capture and sanity (see ab.h). */
+#include "ab.h"
+#include "fileio.h"
+#include "output.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ab_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
+		"\n"
+		"Run CMD alternately with the knob at A (stock) and B, then compare.\n"
+		"\n"
+		"  -n, --runs N              runs per arm (default %d)\n"
+		"  -w, --warmup K            discarded runs first, alternating arms (default %d)\n"
+		"  -o, --order ORDER         abba (default) or random blocks\n"
+		"  -s, --seed N              seed of the random order (default: printed)\n"
+		"  -m, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
+		"                            match, or the match (default: wall time)\n"
+		"  -H, --higher-is-better    the metric's direction (times: lower is better)\n"
+		"  -t, --target X%%           runs per arm needed to detect X%%\n"
+		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
+		"                            half-width is below X%%\n"
+		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
+		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled)\n"
+		"  -a, --a VALUE             arm A's value (default 1: stock)\n"
+		"  -b, --b VALUE             arm B's value (default 0: short-circuited)\n"
+		"  -j, --json                JSON instead of the table\n"
+		"  -c, --csv                 CSV, one line per metric\n"
+		"  -q, --quiet               no per-run progress on stderr\n"
+		"  -h, --help                this text\n"
+		"\n"
+		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
+		"pgsteal, and vmpressure_ctl's skipped. The knob is restored on exit.\n",
+		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT);
+}
+
+static int parse_unsigned(const char *text, unsigned long max,
+			  unsigned long *value)
+{
+	char *end;
+
+	errno = 0;
+	if (text[0] == '-' || !text[0])
+		return -EINVAL;
+	*value = strtoul(text, &end, 10);
+	if (*end || errno || *value > max)
+		return -EINVAL;
+	return 0;
+}
+
+/* "0.2%" or "0.2" */
+static int parse_percent(const char *text, double *pct)
+{
+	char *end;
+
+	*pct = strtod(text, &end);
+	if (end == text || (*end == '%' && end[1]) || (*end && *end != '%') ||
+	    !isfinite(*pct) || *pct <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
+{
+	static const struct option longopts[] = {
+		{ "runs", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "higher-is-better", no_argument, NULL, 'H' },
+		{ "target", required_argument, NULL, 't' },
+		{ "until-precision", required_argument, NULL, 'p' },
+		{ "max-time", required_argument, NULL, 'T' },
+		{ "knob", required_argument, NULL, 'k' },
+		{ "a", required_argument, NULL, 'a' },
+		{ "b", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long number;
+	int c, err;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->runs = AB_RUNS_DEFAULT;
+	opts->warmup = AB_WARMUP_DEFAULT;
+	opts->value_a = "1";
+	opts->value_b = "0";
+	opts->max_time_s = -1;
+	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
+	/* "+": CMD's own options are not ours, even without "--" */
+	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:Ht:p:T:k:a:b:jcqh",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_unsigned(optarg, 100000, &number) || number < 2) {
+				vmpctl_error("ab: --runs: '%s' is not 2..100000", optarg);
+				return PARSE_USAGE;
+			}
+			opts->runs = (unsigned int)number;
+			break;
+		case 'w':
+			if (parse_unsigned(optarg, 100000, &number)) {
+				vmpctl_error("ab: --warmup: '%s' is not 0..100000", optarg);
+				return PARSE_USAGE;
+			}
+			opts->warmup = (unsigned int)number;
+			break;
+		case 'o':
+			if (strcmp(optarg, "abba") == 0) {
+				opts->order = AB_ORDER_ABBA;
+			} else if (strcmp(optarg, "random") == 0) {
+				opts->order = AB_ORDER_RANDOM;
+			} else {
+				vmpctl_error("ab: --order: '%s' is not abba or random",
+					    optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case 's':
+			if (parse_unsigned(optarg, ~0UL, &opts->seed)) {
+				vmpctl_error("ab: --seed: '%s' is not a number", optarg);
+				return PARSE_USAGE;
+			}
+			opts->seed_given = true;
+			break;
+		case 'm':
+			opts->metric_regex = optarg;
+			break;
+		case 'H':
+			opts->higher_is_better = true;
+			break;
+		case 't':
+			if (parse_percent(optarg, &opts->target_pct)) {
+				vmpctl_error("ab: --target: '%s' is not a percentage above 0",
+					    optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case 'p':
+			if (parse_percent(optarg, &opts->precision_pct)) {
+				vmpctl_error("ab: --until-precision: '%s' is not a percentage above 0",
+					    optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case 'T':
+			if (arg_seconds("ab", "--max-time", optarg, &opts->max_time_s))
+				return PARSE_USAGE;
+			break;
+		case 'k':
+			opts->knob = optarg;
+			break;
+		case 'a':
+			opts->value_a = optarg;
+			break;
+		case 'b':
+			opts->value_b = optarg;
+			break;
+		case 'j':
+			opts->format = AB_FORMAT_JSON;
+			break;
+		case 'c':
+			opts->format = AB_FORMAT_CSV;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'h':
+			ab_usage(stdout);
+			return PARSE_HELP;
+		default:
+			return arg_bad_option("ab", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
+		return PARSE_USAGE;
+	}
+	if (opts->higher_is_better && !opts->metric_regex) {
+		vmpctl_error("ab: --higher-is-better needs --metric (times are lower-is-better)");
+		return PARSE_USAGE;
+	}
+	if (strcmp(opts->value_a, opts->value_b) == 0) {
+		vmpctl_error("ab: --a and --b are both '%s': nothing to compare",
+			    opts->value_a);
+		return PARSE_USAGE;
+	}
+	if (opts->max_time_s < 0)
+		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;
+	opts->cmd = argv + optind;
+	if (opts->metric_regex) {
+		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
+		if (err) {
+			char why[128];
+
+			regerror(err, &opts->metric, why, sizeof(why));
+			vmpctl_error("ab: --metric: '%s': %s", opts->metric_regex, why);
+			opts->metric_regex = NULL;
+			return PARSE_USAGE;
+		}
+	}
+	return PARSE_RUN;
+}
+
+void ab_options_free(struct ab_options *opts)
+{
+	if (opts->metric_regex)
+		regfree(&opts->metric);
+	opts->metric_regex = NULL;
+}
+
+int ab_schedule_init(struct ab_schedule *s, enum ab_order order,
+		     unsigned long seed)
+{
+	memset(s, 0, sizeof(*s));
+	s->order = order;
+	if (order == AB_ORDER_RANDOM) {
+		s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+		if (!s->rng)
+			return -ENOMEM;
+		gsl_rng_set(s->rng, seed);
+	}
+	return 0;
+}
+
+void ab_schedule_next(struct ab_schedule *s, enum ab_arm arms[2])
+{
+	bool b_first = s->order == AB_ORDER_RANDOM ?
+		gsl_rng_uniform_int(s->rng, 2) == 1 : s->blocks % 2 == 1;
+
+	arms[0] = b_first ? AB_ARM_B : AB_ARM_A;
+	arms[1] = b_first ? AB_ARM_A : AB_ARM_B;
+	s->blocks++;
+}
+
+void ab_schedule_free(struct ab_schedule *s)
+{
+	if (s->rng)
+		gsl_rng_free(s->rng);
+	s->rng = NULL;
+}
+
+int ab_extract_metric(const regex_t *re, const char *text, double *value)
+{
+	regmatch_t match[2];
+	char number[64];
+	size_t len;
+	char *end;
+	int group;
+
+	if (regexec(re, text, 2, match, 0) != 0)
+		return -ENOENT;
+	group = re->re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
+	len = (size_t)(match[group].rm_eo - match[group].rm_so);
+	if (len == 0 || len >= sizeof(number))
+		return -EINVAL;
+	memcpy(number, text + match[group].rm_so, len);
+	number[len] = '\0';
+	*value = strtod(number, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == number || *end || !isfinite(*value))
+		return -EINVAL;
+	return 0;
+}
+
+static int sum_keys(const char *text, const char *const *keys, uint64_t *sum)
+{
+	uint64_t value;
+
+	*sum = 0;
+	for (; *keys; keys++) {
+		if (find_keyed_u64(text, *keys, &value))
+			return -ENOENT;
+		*sum += value;
+	}
+	return 0;
+}
+
+int ab_parse_reclaim(const char *vmstat, uint64_t *pgscan, uint64_t *pgsteal)
+{
+	static const char *const scan_lru[] = { "pgscan_anon", "pgscan_file", NULL };
+	static const char *const steal_lru[] = { "pgsteal_anon", "pgsteal_file", NULL };
+	static const char *const scan_old[] = { "pgscan_kswapd", "pgscan_direct", NULL };
+	static const char *const steal_old[] = { "pgsteal_kswapd", "pgsteal_direct", NULL };
+
+	if (!sum_keys(vmstat, scan_lru, pgscan) &&
+	    !sum_keys(vmstat, steal_lru, pgsteal))
+		return 0;
+	if (!sum_keys(vmstat, scan_old, pgscan) &&
+	    !sum_keys(vmstat, steal_old, pgsteal))
+		return 0;
+	return -ENOENT;
+}
+
+unsigned int ab_run_warnings(const struct ab_run *run, bool vmpressure_knob)
+{
+	unsigned int warnings = 0;
+
+	if (!vmpressure_knob)
+		return 0;
+	if (run->have_reclaim && run->pgscan == 0)
+		warnings |= AB_WARN_NO_RECLAIM;
+	if (run->have_skipped && run->arm == AB_ARM_B && run->skipped == 0 &&
+	    !(warnings & AB_WARN_NO_RECLAIM))
+		warnings |= AB_WARN_B_NOT_SKIPPED;
+	if (run->have_skipped && run->arm == AB_ARM_A && run->skipped > 0)
+		warnings |= AB_WARN_A_SKIPPED;
+	return warnings;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmpctl ab: run a command alternately with a knob at value A (stock) and
+ * value B, in ABBA or randomized blocks, and say whether the difference is
+ * outside the noise (statistics in stats.h).
+ */
+#ifndef VMPCTL_AB_H
+#define VMPCTL_AB_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "args.h"
+#include "stats.h"
+
+#define AB_RUNS_DEFAULT 10
+#define AB_WARMUP_DEFAULT 1
+/* --until-precision without --max-time stops after this long */
+#define AB_MAX_TIME_DEFAULT 600.0
+/* stdout kept per run for --metric; the rest is read and dropped */
+#define AB_OUTPUT_MAX (1u << 20)
+
+enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM };
+enum ab_format { AB_FORMAT_TABLE, AB_FORMAT_JSON, AB_FORMAT_CSV };
+enum ab_arm { AB_ARM_A, AB_ARM_B };
+
+struct ab_options {
+	unsigned int runs;		/* per arm before --until-precision */
+	unsigned int warmup;
+	enum ab_order order;
+	unsigned long seed;
+	bool seed_given;
+	const char *metric_regex;	/* NULL: wall time is the metric */
+	regex_t metric;			/* compiled when metric_regex */
+	bool higher_is_better;
+	double target_pct;		/* 0: not asked */
+	double precision_pct;		/* 0: fixed --runs */
+	double max_time_s;		/* 0: no limit */
+	enum ab_format format;
+	const char *knob;		/* NULL: the vmpressure_ctl knob */
+	const char *value_a;
+	const char *value_b;
+	bool quiet;
+	char **cmd;			/* NULL-terminated, from argv */
+};
+
+/* Parses argv (argv[0] is "ab"); on PARSE_RUN free with ab_options_free(). */
+enum parse_result ab_parse_args(int argc, char **argv,
+				struct ab_options *opts);
+void ab_options_free(struct ab_options *opts);
+
+/* Hands out arms two at a time: every block holds one A and one B. */
+struct ab_schedule {
+	enum ab_order order;
+	gsl_rng *rng;		/* random order only */
+	size_t blocks;
+};
+
+int ab_schedule_init(struct ab_schedule *s, enum ab_order order,
+		     unsigned long seed);
+/* ABBA: AB, BA, AB, ...; random: AB or BA with probability 1/2 each. */
+void ab_schedule_next(struct ab_schedule *s, enum ab_arm arms[2]);
+void ab_schedule_free(struct ab_schedule *s);
+
+/*
+ * The number the metric regex finds in text: capture group 1 when the
+ * regex has one, else the whole first match. 0, -ENOENT (no match) or
+ * -EINVAL (the match is not a number).
+ */
+int ab_extract_metric(const regex_t *re, const char *text, double *value);
+
+/*
+ * Reclaim counters from /proc/vmstat text: pgscan_anon + pgscan_file and
+ * pgsteal_anon + pgsteal_file (these include memcg limit reclaim, which
+ * pgscan_kswapd/direct leave out since 5.x), else the kswapd + direct
+ * sums of older kernels. 0 or -ENOENT.
+ */
+int ab_parse_reclaim(const char *vmstat, uint64_t *pgscan, uint64_t *pgsteal);
+
+struct ab_run {
+	enum ab_arm arm;
+	double wall_s;
+	double user_s;
+	double sys_s;
+	double metric;		/* NaN without --metric */
+	bool have_reclaim;
+	uint64_t pgscan;	/* deltas over the run */
+	uint64_t pgsteal;
+	bool have_skipped;
+	uint64_t skipped;
+};
+
+/* What a run's counters say about the A/B's validity. */
+enum ab_run_warning {
+	AB_WARN_NO_RECLAIM = 1,		/* vmpressure() never ran */
+	AB_WARN_B_NOT_SKIPPED = 2,	/* B did not short-circuit */
+	AB_WARN_A_SKIPPED = 4,		/* A (stock) short-circuited */
+};
+
+/* Bitmask of ab_run_warning; vmpressure_knob: the default knob is used. */
+unsigned int ab_run_warnings(const struct ab_run *run, bool vmpressure_knob);
+
+enum ab_metric_id { AB_METRIC_CUSTOM, AB_METRIC_WALL, AB_METRIC_USER,
+		    AB_METRIC_SYS };
+
+struct ab_metric_report {
+	enum ab_metric_id id;
+	const char *name;
+	bool higher_is_better;
+	struct stats_comparison cmp;
+	size_t runs_needed;	/* for --target; 0 when not asked */
+};
+
+struct ab_report {
+	const struct ab_options *opts;
+	const char *knob_path;
+	unsigned long seed;
+	const struct ab_run *runs;
+	size_t n_runs;
+	size_t n_metrics;
+	struct ab_metric_report metrics[4];	/* [0] is the primary */
+	unsigned int runs_without_reclaim;
+	unsigned int b_runs_not_skipped;
+	unsigned int a_runs_skipped;
+	double elapsed_s;
+	bool precision_reached;
+	bool out_of_time;
+};
+
+/* Statistics of every metric over the runs; 0 or -EINVAL (< 2 per arm). */
+int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
+		    size_t n_runs, struct ab_report *report);
+
+/* "B better", "B worse" or "~" (not significant). */
+const char *ab_verdict(const struct ab_metric_report *m);
+
+void ab_print_table(FILE *out, const struct ab_report *r);
+void ab_print_json(FILE *out, const struct ab_report *r);
+void ab_print_csv(FILE *out, const struct ab_report *r);
+
+/* The command; exit codes 0 ran, 1 a run failed, 2 usage, 3 environment. */
+int cmd_ab(int argc, char **argv);
+
+#endif
