@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl: command dispatch only; each command lives in its own file. */
+#include "ab.h"
 #include "commands.h"
+#include "pft.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@ static const struct command commands[] = {
 	{ "measure", cmd_measure, "force reclaim in a memcg once and count what happened" },
 	{ "check", cmd_check, "prove the knob: events on, none off, back on" },
 	{ "watch", cmd_watch, "print memory pressure events as they arrive" },
+	{ "ab", cmd_ab, "A/B a command with the knob at 1 and 0, with statistics" },
+	{ "pft", cmd_pft, "page-fault workload, optionally in a limited memcg" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
