@@ -123,7 +123,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				opts->order = AB_ORDER_RANDOM;
 			} else {
 				vmpctl_error("ab: --order: '%s' is not abba or random",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
@@ -143,14 +143,14 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case 't':
 			if (parse_percent(optarg, &opts->target_pct)) {
 				vmpctl_error("ab: --target: '%s' is not a percentage above 0",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
 		case 'p':
 			if (parse_percent(optarg, &opts->precision_pct)) {
 				vmpctl_error("ab: --until-precision: '%s' is not a percentage above 0",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
@@ -193,7 +193,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	}
 	if (strcmp(opts->value_a, opts->value_b) == 0) {
 		vmpctl_error("ab: --a and --b are both '%s': nothing to compare",
-			    opts->value_a);
+			     opts->value_a);
 		return PARSE_USAGE;
 	}
 	if (opts->max_time_s < 0)

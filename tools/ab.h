@@ -93,6 +93,8 @@ struct ab_run {
 	uint64_t pgsteal;
 	bool have_skipped;
 	uint64_t skipped;
+	bool knob_toggled;	/* the write changed the knob's value */
+	double knob_write_s;	/* write and read-back */
 };
 
 /* What a run's counters say about the A/B's validity. */
@@ -127,6 +129,9 @@ struct ab_report {
 	unsigned int runs_without_reclaim;
 	unsigned int b_runs_not_skipped;
 	unsigned int a_runs_skipped;
+	/* knob writes that changed the value: to B's and back to A's */
+	struct stats_summary toggle_to_b;
+	struct stats_summary toggle_to_a;
 	double elapsed_s;
 	bool precision_reached;
 	bool out_of_time;

@@ -48,6 +48,35 @@ static int compare_metric(const struct ab_run *runs, size_t n_runs,
 	return err;
 }
 
+/* Latency of the knob writes that changed its value, per direction. */
+static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
+			     struct ab_report *report)
+{
+	double *to_a = malloc(n_runs * sizeof(*to_a));
+	double *to_b = malloc(n_runs * sizeof(*to_b));
+	size_t n_a = 0, n_b = 0;
+
+	if (!to_a || !to_b) {
+		free(to_a);
+		free(to_b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n_runs; i++) {
+		if (!runs[i].knob_toggled)
+			continue;
+		if (runs[i].arm == AB_ARM_A)
+			to_a[n_a++] = runs[i].knob_write_s;
+		else
+			to_b[n_b++] = runs[i].knob_write_s;
+	}
+	/* an empty direction stays n = 0 */
+	stats_summarize(to_a, n_a, &report->toggle_to_a);
+	stats_summarize(to_b, n_b, &report->toggle_to_b);
+	free(to_a);
+	free(to_b);
+	return 0;
+}
+
 int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		    size_t n_runs, struct ab_report *report)
 {
@@ -94,7 +123,7 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		report->b_runs_not_skipped += !!(w & AB_WARN_B_NOT_SKIPPED);
 		report->a_runs_skipped += !!(w & AB_WARN_A_SKIPPED);
 	}
-	return 0;
+	return summarize_toggles(runs, n_runs, report);
 }
 
 const char *ab_verdict(const struct ab_metric_report *m)
@@ -117,9 +146,25 @@ static void print_command(FILE *out, char **cmd)
 		fprintf(out, "%s%s", i ? " " : "", cmd[i]);
 }
 
+static void print_toggle(FILE *out, const char *direction,
+			 const struct stats_summary *s)
+{
+	if (s->n)
+		fprintf(out, "%s %zu, median %.3f ms, max %.3f ms", direction,
+			s->n, 1e3 * s->median, 1e3 * s->max);
+	else
+		fprintf(out, "%s none", direction);
+}
+
 static void print_sanity(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
+
+	fputs("knob toggles (write + read-back): ", out);
+	print_toggle(out, "A->B", &r->toggle_to_b);
+	fputs("; ", out);
+	print_toggle(out, "B->A", &r->toggle_to_a);
+	fputc('\n', out);
 
 	if (o->knob) {
 		fputs("sanity: generic knob, no vmpressure checks\n", out);
@@ -351,9 +396,23 @@ static void json_run(FILE *out, const struct ab_run *run)
 	else
 		fputs(",\"pgscan\":null,\"pgsteal\":null", out);
 	if (run->have_skipped)
-		fprintf(out, ",\"skipped\":%llu}", (unsigned long long)run->skipped);
+		fprintf(out, ",\"skipped\":%llu", (unsigned long long)run->skipped);
 	else
-		fputs(",\"skipped\":null}", out);
+		fputs(",\"skipped\":null", out);
+	fprintf(out, ",\"knob_toggled\":%s,\"knob_write_s\":",
+		run->knob_toggled ? "true" : "false");
+	json_number(out, run->knob_write_s);
+	fputc('}', out);
+}
+
+static void json_toggle(FILE *out, const char *name,
+			const struct stats_summary *s)
+{
+	fprintf(out, "\"%s\":{\"n\":%zu,\"median_s\":", name, s->n);
+	json_number(out, s->n ? s->median : NAN);
+	fputs(",\"max_s\":", out);
+	json_number(out, s->n ? s->max : NAN);
+	fputc('}', out);
 }
 
 void ab_print_json(FILE *out, const struct ab_report *r)
@@ -397,7 +456,11 @@ void ab_print_json(FILE *out, const struct ab_report *r)
 			fputc(',', out);
 		json_metric(out, &r->metrics[i], o->target_pct > 0);
 	}
-	fputs("],\"runs\":[", out);
+	fputs("],\"toggles\":{", out);
+	json_toggle(out, "a_to_b", &r->toggle_to_b);
+	fputc(',', out);
+	json_toggle(out, "b_to_a", &r->toggle_to_a);
+	fputs("},\"runs\":[", out);
 	for (size_t i = 0; i < r->n_runs; i++) {
 		if (i)
 			fputc(',', out);

@@ -23,6 +23,8 @@ struct ab_session {
 	struct knob_saved saved;
 	bool vmpressure_knob;
 	bool readback_warned;
+	char found_value[sizeof(((struct knob_saved *)0)->value)];
+	const char *knob_value;	/* what the knob holds now, trimmed */
 	char *output;		/* CMD's stdout of the current run */
 	size_t output_len;
 	struct ab_run *runs;
@@ -66,36 +68,43 @@ static void trim_trailing_space(char *text)
 }
 
 /*
- * Writes the arm's value and reads it back. The vmpressure knob must read
- * back exactly; other knobs may print a value differently (a list with the
- * choice in brackets), so a mismatch there is a warning, once.
+ * Writes the arm's value and reads it back, timing both: a write that
+ * changes the value is a toggle, and its latency is reported. The
+ * vmpressure knob must read back exactly; other knobs may print a value
+ * differently (a list with the choice in brackets), so a mismatch there is
+ * a warning, once.
  */
-static int set_knob(struct ab_session *s, enum ab_arm arm)
+static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
 {
 	const char *value = arm_value(s, arm);
 	char text[512], back[512];
+	double start = monotonic_s();
 	int err;
 
 	snprintf(text, sizeof(text), "%s\n", value);
 	err = write_text_file(s->knob_path, text);
 	if (err) {
 		vmpctl_error("ab: writing '%s' to %s: %s", value, s->knob_path,
-			    strerror(-err));
+			     strerror(-err));
 		return err;
 	}
-	if (read_text_file(s->knob_path, back, sizeof(back)))
+	err = read_text_file(s->knob_path, back, sizeof(back));
+	run->knob_write_s = monotonic_s() - start;
+	run->knob_toggled = strcmp(s->knob_value, value) != 0;
+	s->knob_value = value;
+	if (err)
 		return 0;
 	trim_trailing_space(back);
 	if (strcmp(back, value) == 0)
 		return 0;
 	if (s->vmpressure_knob) {
 		vmpctl_error("ab: %s reads back '%s' after writing '%s'",
-			    s->knob_path, back, value);
+			     s->knob_path, back, value);
 		return -EIO;
 	}
 	if (!s->readback_warned)
 		vmpctl_error("ab: warning: %s reads back '%s' after writing '%s'",
-			    s->knob_path, back, value);
+			     s->knob_path, back, value);
 	s->readback_warned = true;
 	return 0;
 }
@@ -218,13 +227,13 @@ static void report_warnings(const struct ab_session *s, size_t index,
 
 	if (w & AB_WARN_NO_RECLAIM)
 		vmpctl_error("ab: WARNING: run %zu (arm %s) did no reclaim (pgscan +0): vmpressure() never ran, so this run cannot show a difference",
-			    index, arm_label(run->arm));
+			     index, arm_label(run->arm));
 	if (w & AB_WARN_B_NOT_SKIPPED)
 		vmpctl_error("ab: WARNING: run %zu (arm B) reclaimed but skipped did not grow: the knob did not short-circuit vmpressure()",
-			    index);
+			     index);
 	if (w & AB_WARN_A_SKIPPED)
 		vmpctl_error("ab: WARNING: run %zu (arm A, stock) grew skipped by %llu: arm A was short-circuited",
-			    index, (unsigned long long)run->skipped);
+			     index, (unsigned long long)run->skipped);
 }
 
 static void print_progress(const struct ab_session *s, const char *what,
@@ -257,7 +266,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	memset(run, 0, sizeof(*run));
 	run->arm = arm;
 	run->metric = NAN;
-	err = set_knob(s, arm);
+	err = set_knob(s, arm, run);
 	if (err)
 		return err;
 	read_counters(s, &before);
@@ -273,12 +282,12 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
 			vmpctl_error("ab: %s %zu (arm %s): %s was killed by signal %d (%s)",
-				    what, index, arm_label(arm), s->opts.cmd[0],
-				    WTERMSIG(status), strsignal(WTERMSIG(status)));
+				     what, index, arm_label(arm), s->opts.cmd[0],
+				     WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
 			vmpctl_error("ab: %s %zu (arm %s): %s exited with status %d",
-				    what, index, arm_label(arm), s->opts.cmd[0],
-				    WEXITSTATUS(status));
+				     what, index, arm_label(arm), s->opts.cmd[0],
+				     WEXITSTATUS(status));
 		print_failed_output(s);
 		return -ECHILD;
 	}
@@ -286,9 +295,9 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		err = ab_extract_metric(&s->opts.metric, s->output, &run->metric);
 		if (err) {
 			vmpctl_error("ab: %s %zu (arm %s): --metric /%s/ %s in the output",
-				    what, index, arm_label(arm), s->opts.metric_regex,
-				    err == -ENOENT ? "matches nothing" :
-				    "matches no number");
+				     what, index, arm_label(arm), s->opts.metric_regex,
+				     err == -ENOENT ? "matches nothing" :
+				     "matches no number");
 			print_failed_output(s);
 			return err;
 		}
@@ -389,9 +398,14 @@ static int open_knob(struct ab_session *s)
 	}
 	if (!err)
 		err = knob_save(&s->saved, s->knob_path);
+	if (!err) {
+		strcpy(s->found_value, s->saved.value);
+		trim_trailing_space(s->found_value);
+		s->knob_value = s->found_value;
+	}
 	if (err) {
 		vmpctl_error("ab: knob %s: %s", s->opts.knob ? s->opts.knob :
-			    s->knob_path, strerror(-err));
+			     s->knob_path, strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	return 0;
@@ -443,7 +457,7 @@ int cmd_ab(int argc, char **argv)
 	err = knob_restore(&s.saved);
 	if (err) {
 		vmpctl_error("ab: restoring %s to '%.32s': %s", s.knob_path,
-			    s.saved.value, strerror(-err));
+			     s.saved.value, strerror(-err));
 		rc = EXIT_CHECK_FAILED;
 	}
 	if (stop_requested())
@@ -455,7 +469,7 @@ int cmd_ab(int argc, char **argv)
 
 		if (ab_build_report(&s.opts, s.runs, s.n_runs, &report)) {
 			vmpctl_error("ab: only %zu runs before --max-time: need 2 per arm",
-				    s.n_runs);
+				     s.n_runs);
 			rc = EXIT_CHECK_FAILED;
 			goto out;
 		}

@@ -118,21 +118,21 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		case 's':
 			if (pft_parse_size(optarg, &opts->bytes)) {
 				vmpctl_error("pft: bad --size '%s': want MiB or e.g. 512M, 1G",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
 		case 't':
 			if (parse_count(optarg, &opts->threads)) {
 				vmpctl_error("pft: bad --threads '%s': want 1..100000",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
 		case 'r':
 			if (parse_count(optarg, &opts->reps)) {
 				vmpctl_error("pft: bad --reps '%s': want 1..100000",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
@@ -142,7 +142,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		case 'm':
 			if (pft_parse_size(optarg, &opts->memcg_limit)) {
 				vmpctl_error("pft: bad --memcg-limit '%s': want e.g. 64M",
-					    optarg);
+					     optarg);
 				return PARSE_USAGE;
 			}
 			break;
@@ -387,7 +387,7 @@ static void run_child(const struct memcg *cg, const struct pft_options *opts,
 	err = pft_run(opts, &result);
 	if (err) {
 		vmpctl_error("pft: touching %llu bytes: %s",
-			    (unsigned long long)opts->bytes, strerror(-err));
+			     (unsigned long long)opts->bytes, strerror(-err));
 		_exit(PFT_EXIT_RUN);
 	}
 	if (write(result_fd, &result, sizeof(result)) != sizeof(result))
@@ -443,8 +443,8 @@ static int run_in_memcg(const struct pft_options *opts,
 		err = memcg_create_temp(&layout, opts->memcg_limit, &cg);
 	if (err) {
 		vmpctl_error("pft: creating a memory cgroup: %s",
-			    err == -ENODEV ? "no memory controller mounted" :
-			    strerror(-err));
+			     err == -ENODEV ? "no memory controller mounted" :
+			     strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	have_oom = memcg_read_oom_kills(&cg, &oom_before) == 0;
@@ -475,8 +475,8 @@ static int run_in_memcg(const struct pft_options *opts,
 				       oom_after > oom_before));
 
 		vmpctl_error("pft: the workload was %s", oom ?
-			    "killed by the OOM killer (no swap? raise --memcg-limit)" :
-			    strsignal(WTERMSIG(status)));
+			     "killed by the OOM killer (no swap? raise --memcg-limit)" :
+			     strsignal(WTERMSIG(status)));
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == PFT_EXIT_ATTACH) {
 		ret = EXIT_ENVIRONMENT;
 	} else if (!err && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
@@ -512,8 +512,8 @@ int cmd_pft(int argc, char **argv)
 
 		if (err) {
 			vmpctl_error("pft: touching %llu bytes: %s",
-				    (unsigned long long)opts.bytes,
-				    strerror(-err));
+				     (unsigned long long)opts.bytes,
+				     strerror(-err));
 			return EXIT_CHECK_FAILED;
 		}
 	}
@@ -523,10 +523,10 @@ int cmd_pft(int argc, char **argv)
 		pft_print_table(stdout, &opts, &result);
 	if (!pft_faults_match(&result))
 		vmpctl_error("pft: warning: %llu pages touched but %llu faults "
-			    "(more than %.0f%% off: huge pages or a stale mapping?)",
-			    (unsigned long long)result.pages_touched,
-			    (unsigned long long)(result.minor_faults +
+			     "(more than %.0f%% off: huge pages or a stale mapping?)",
+			     (unsigned long long)result.pages_touched,
+			     (unsigned long long)(result.minor_faults +
 						 result.major_faults),
-			    PFT_FAULT_TOLERANCE * 100);
+			     PFT_FAULT_TOLERANCE * 100);
 	return 0;
 }

@@ -255,6 +255,7 @@ static size_t make_runs(struct ab_run *runs, size_t per_arm)
 			.sys_s = 90 + jitter, .metric = 500 + jitter,
 			.have_reclaim = true, .pgscan = 100,
 			.have_skipped = true, .skipped = 0,
+			.knob_toggled = i > 0, .knob_write_s = 0.002 * (i + 1),
 		};
 		runs[n++] = (struct ab_run){
 			.arm = AB_ARM_B, .wall_s = 110 + jitter,
@@ -262,6 +263,7 @@ static size_t make_runs(struct ab_run *runs, size_t per_arm)
 			.metric = 550 + jitter, .have_reclaim = true,
 			.pgscan = i == 0 ? 0 : 100, .have_skipped = true,
 			.skipped = i == 1 ? 0 : 40,
+			.knob_toggled = true, .knob_write_s = 0.001 * (i + 1),
 		};
 	}
 	return n;
@@ -305,6 +307,13 @@ static void test_build_report(void **state)
 	assert_int_equal(r.runs_without_reclaim, 1);
 	assert_int_equal(r.b_runs_not_skipped, 1);
 	assert_int_equal(r.a_runs_skipped, 0);
+
+	/* toggles: every B write (1..6 ms), A's but the first (4..12 ms) */
+	assert_int_equal(r.toggle_to_b.n, 6);
+	assert_true(fabs(r.toggle_to_b.median - 0.0035) < 1e-12);
+	assert_true(fabs(r.toggle_to_b.max - 0.006) < 1e-12);
+	assert_int_equal(r.toggle_to_a.n, 5);
+	assert_true(fabs(r.toggle_to_a.median - 0.008) < 1e-12);
 
 	assert_int_equal(ab_build_report(&o, runs, 3, &r), -EINVAL);
 	ab_options_free(&o);
@@ -360,12 +369,14 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "runs/arm for 1%"));
 	assert_non_null(strstr(text, "1 without reclaim, 1 of arm B did not short-circuit"));
 	assert_non_null(strstr(text, "WARNING"));
+	assert_non_null(strstr(text, "A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
 	free(text);
 
 	text = capture(ab_print_json, &r, &c);
 	assert_non_null(strstr(text, "\"command\":[\"sh\",\"-c\",\"x\\\"y\"]"));
 	assert_non_null(strstr(text, "\"marker\":\"*10.00%*\""));
 	assert_non_null(strstr(text, "\"metric_regex\":null"));
+	assert_non_null(strstr(text, "\"toggles\":{\"a_to_b\":{\"n\":6,\"median_s\":0.0035,\"max_s\":0.006},"));
 	assert_non_null(strstr(text, "\"sanity\":{\"vmpressure_checks\":true,\"runs_without_reclaim\":1,"));
 	assert_int_equal(count_char(text, '{'), count_char(text, '}'));
 	assert_int_equal(count_char(text, '\n'), 1);
