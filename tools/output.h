@@ -15,8 +15,6 @@
  * exports a function of that name, and ours would replace it in the tests.
  */
 void vmpctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Until pft.c (A/B engineer) is switched to vmpctl_error(). */
-#define print_error vmpctl_error
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_write_string(FILE *out, const char *s);
