@@ -505,13 +505,15 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 	fputc(',', out);
 	fprintf(out, arm_columns, "b");
 	fputs(",diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,welch_t,welch_df,welch_p,"
-	      "mwu_u,mwu_p,mwu_exact,significant,noise_pct,mde_pct,runs_needed\n",
+	      "mwu_u,mwu_p,mwu_exact,significant,marker,noise_pct,mde_pct,"
+	      "runs_needed\n",
 	      out);
 	for (size_t i = 0; i < r->n_metrics; i++) {
 		const struct ab_metric_report *m = &r->metrics[i];
 		const struct stats_comparison *c = &m->cmp;
+		char marker[32];
 
-		/* names are ours: no commas or quotes to escape */
+		/* names and markers are ours: no commas or quotes to escape */
 		fprintf(out, "%s,%d", m->name, m->higher_is_better);
 		csv_summary(out, &c->a);
 		csv_summary(out, &c->b);
@@ -523,7 +525,9 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 		csv_number(out, c->welch_p);
 		csv_number(out, c->mwu_u);
 		csv_number(out, c->mwu_p);
-		fprintf(out, ",%d,%d", c->mwu_exact, c->significant);
+		stats_format_marker(marker, sizeof(marker), c->diff_pct,
+				    c->significant);
+		fprintf(out, ",%d,%d,%s", c->mwu_exact, c->significant, marker);
 		csv_number(out, c->noise_pct);
 		csv_number(out, c->mde_pct);
 		fputc(',', out);

@@ -390,6 +390,7 @@ static void test_outputs(void **state)
 	*strchr(text, '\n') = '\0';
 	assert_int_equal(count_char(text, ','), count_char(line2, ','));
 	assert_true(strncmp(line2, "wall(s),0,6,", 12) == 0);
+	assert_non_null(strstr(line2, ",1,*10.00%*,"));
 	free(text);
 	ab_options_free(&o);
 }
