@@ -37,7 +37,13 @@ static void ab_usage(FILE *out)
 		"  -h, --help                this text\n"
 		"\n"
 		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
-		"pgsteal, and vmpressure_ctl's skipped. The knob is restored on exit.\n",
+		"pgsteal, and vmpressure_ctl's skipped. The knob is restored on exit.\n"
+		"\n"
+		"Examples:\n"
+		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --higher-is-better \\\n"
+		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
+		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
+		"  vmpctl ab --knob /sys/fs/cgroup/X/cgroup.pressure --a 1 --b 0 -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT);
 }
 

@@ -187,6 +187,15 @@ static void cell_number(char *buf, size_t size, double value)
 		snprintf(buf, size, "-");
 }
 
+/* a percentage with a sign or not; "-" where it is undefined (mean 0) */
+static void cell_percent(char *buf, size_t size, const char *fmt, double value)
+{
+	if (isfinite(value))
+		snprintf(buf, size, fmt, value);
+	else
+		snprintf(buf, size, "-");
+}
+
 static void add_arm_row(struct table *t, const char *metric,
 			const char *arm, const struct stats_summary *s)
 {
@@ -198,7 +207,7 @@ static void add_arm_row(struct table *t, const char *metric,
 	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
 	cell_number(cells[3], sizeof(cells[3]), s->mean);
 	cell_number(cells[4], sizeof(cells[4]), s->stddev);
-	snprintf(cells[5], sizeof(cells[5]), "%.2f%%", s->cov_pct);
+	cell_percent(cells[5], sizeof(cells[5]), "%.2f%%", s->cov_pct);
 	cell_number(cells[6], sizeof(cells[6]), s->min);
 	cell_number(cells[7], sizeof(cells[7]), s->max);
 	cell_number(cells[8], sizeof(cells[8]), s->median);
@@ -221,14 +230,17 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 	snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
 	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct,
 			    c->significant);
-	snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
-		 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
+	if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
+		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
+			 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
+	else
+		snprintf(cells[2], sizeof(cells[2]), "-");
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->welch_p);
 	snprintf(cells[5], sizeof(cells[5]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
 	snprintf(cells[6], sizeof(cells[6]), "%s", ab_verdict(m));
-	snprintf(cells[7], sizeof(cells[7]), "%.2f%%", c->mde_pct);
+	cell_percent(cells[7], sizeof(cells[7]), "%.2f%%", c->mde_pct);
 	if (m->runs_needed >= STATS_RUNS_NEEDED_MAX)
 		snprintf(cells[8], sizeof(cells[8]), ">%d", STATS_RUNS_NEEDED_MAX);
 	else
