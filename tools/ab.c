@@ -29,6 +29,9 @@ static void ab_usage(FILE *out)
 		"                            half-width is below X%%\n"
 		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
 		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled)\n"
+		"  -S, --switch CMD          no knob: enter an arm by running 'CMD VALUE'\n"
+		"                            with /bin/sh (e.g. load/unload a module);\n"
+		"                            ends in arm A\n"
 		"  -a, --a VALUE             arm A's value (default 1: stock)\n"
 		"  -b, --b VALUE             arm B's value (default 0: short-circuited)\n"
 		"  -j, --json                JSON instead of the table\n"
@@ -86,6 +89,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "until-precision", required_argument, NULL, 'p' },
 		{ "max-time", required_argument, NULL, 'T' },
 		{ "knob", required_argument, NULL, 'k' },
+		{ "switch", required_argument, NULL, 'S' },
 		{ "a", required_argument, NULL, 'a' },
 		{ "b", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
@@ -105,7 +109,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->max_time_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
-	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:Ht:p:T:k:a:b:jcqh",
+	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:Ht:p:T:k:S:a:b:jcqh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -167,6 +171,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case 'k':
 			opts->knob = optarg;
 			break;
+		case 'S':
+			opts->switch_cmd = optarg;
+			break;
 		case 'a':
 			opts->value_a = optarg;
 			break;
@@ -197,6 +204,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: --higher-is-better needs --metric (times are lower-is-better)");
 		return PARSE_USAGE;
 	}
+	if (opts->knob && opts->switch_cmd) {
+		vmpctl_error("ab: --knob and --switch: one way to change arms, please");
+		return PARSE_USAGE;
+	}
 	if (strcmp(opts->value_a, opts->value_b) == 0) {
 		vmpctl_error("ab: --a and --b are both '%s': nothing to compare",
 			     opts->value_a);
@@ -217,6 +228,11 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		}
 	}
 	return PARSE_RUN;
+}
+
+bool ab_checks_vmpressure(const struct ab_options *opts)
+{
+	return !opts->knob && !opts->switch_cmd;
 }
 
 void ab_options_free(struct ab_options *opts)

@@ -43,11 +43,15 @@ struct ab_options {
 	double max_time_s;		/* 0: no limit */
 	enum ab_format format;
 	const char *knob;		/* NULL: the vmpressure_ctl knob */
+	const char *switch_cmd;		/* instead of a knob: sh -c 'CMD "$1"' */
 	const char *value_a;
 	const char *value_b;
 	bool quiet;
 	char **cmd;			/* NULL-terminated, from argv */
 };
+
+/* Whether vmpressure's sanity checks apply: the default knob is used. */
+bool ab_checks_vmpressure(const struct ab_options *opts);
 
 /* Parses argv (argv[0] is "ab"); on PARSE_RUN free with ab_options_free(). */
 enum parse_result ab_parse_args(int argc, char **argv,

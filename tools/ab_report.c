@@ -88,7 +88,7 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		{ AB_METRIC_USER, "user(s)" },
 		{ AB_METRIC_SYS, "sys(s)" },
 	};
-	bool vmpressure_knob = !opts->knob;
+	bool vmpressure_knob = ab_checks_vmpressure(opts);
 	int err;
 
 	memset(report, 0, sizeof(*report));
@@ -160,13 +160,13 @@ static void print_sanity(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
 
-	fputs("knob toggles (write + read-back): ", out);
+	fputs("arm changes (knob write + read-back, or --switch): ", out);
 	print_toggle(out, "A->B", &r->toggle_to_b);
 	fputs("; ", out);
 	print_toggle(out, "B->A", &r->toggle_to_a);
 	fputc('\n', out);
 
-	if (o->knob) {
+	if (!ab_checks_vmpressure(o)) {
 		fputs("sanity: generic knob, no vmpressure checks\n", out);
 		return;
 	}
@@ -480,7 +480,7 @@ void ab_print_json(FILE *out, const struct ab_report *r)
 	}
 	fprintf(out, "],\"sanity\":{\"vmpressure_checks\":%s,\"runs_without_reclaim\":%u,"
 		"\"b_runs_not_skipped\":%u,\"a_runs_skipped\":%u}}\n",
-		o->knob ? "false" : "true", r->runs_without_reclaim,
+		ab_checks_vmpressure(o) ? "true" : "false", r->runs_without_reclaim,
 		r->b_runs_not_skipped, r->a_runs_skipped);
 }
 

@@ -67,48 +67,6 @@ static void trim_trailing_space(char *text)
 		text[--len] = '\0';
 }
 
-/*
- * Writes the arm's value and reads it back, timing both: a write that
- * changes the value is a toggle, and its latency is reported. The
- * vmpressure knob must read back exactly; other knobs may print a value
- * differently (a list with the choice in brackets), so a mismatch there is
- * a warning, once.
- */
-static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
-{
-	const char *value = arm_value(s, arm);
-	char text[512], back[512];
-	double start = monotonic_s();
-	int err;
-
-	snprintf(text, sizeof(text), "%s\n", value);
-	err = write_text_file(s->knob_path, text);
-	if (err) {
-		vmpctl_error("ab: writing '%s' to %s: %s", value, s->knob_path,
-			     strerror(-err));
-		return err;
-	}
-	err = read_text_file(s->knob_path, back, sizeof(back));
-	run->knob_write_s = monotonic_s() - start;
-	run->knob_toggled = strcmp(s->knob_value, value) != 0;
-	s->knob_value = value;
-	if (err)
-		return 0;
-	trim_trailing_space(back);
-	if (strcmp(back, value) == 0)
-		return 0;
-	if (s->vmpressure_knob) {
-		vmpctl_error("ab: %s reads back '%s' after writing '%s'",
-			     s->knob_path, back, value);
-		return -EIO;
-	}
-	if (!s->readback_warned)
-		vmpctl_error("ab: warning: %s reads back '%s' after writing '%s'",
-			     s->knob_path, back, value);
-	s->readback_warned = true;
-	return 0;
-}
-
 static void read_counters(const struct ab_session *s, struct ab_counters *c)
 {
 	static char vmstat[32768];
@@ -152,8 +110,9 @@ static void append_output(struct ab_session *s, const char *data, size_t len)
 	s->output[s->output_len] = '\0';
 }
 
-/* Runs CMD once, stdout captured; 0 with run times and status, or -errno. */
-static int exec_command(struct ab_session *s, struct ab_run *run, int *status)
+/* Runs argv once, stdout captured; 0 with run times and status, or -errno. */
+static int exec_argv(struct ab_session *s, char *const argv[],
+		     struct ab_run *run, int *status)
 {
 	bool forwarded = false;
 	struct rusage usage;
@@ -181,8 +140,8 @@ static int exec_command(struct ab_session *s, struct ab_run *run, int *status)
 		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
 			_exit(127);
 		close(pipefd[1]);
-		execvp(s->opts.cmd[0], s->opts.cmd);
-		vmpctl_error("ab: running %s: %s", s->opts.cmd[0], strerror(errno));
+		execvp(argv[0], argv);
+		vmpctl_error("ab: running %s: %s", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -213,6 +172,94 @@ static void print_failed_output(const struct ab_session *s)
 		fprintf(stderr, "--- stdout of the failed run ---\n%.2000s%s---\n",
 			s->output,
 			s->output[s->output_len - 1] == '\n' ? "" : "\n");
+}
+
+/*
+ * --switch: runs sh -c 'CMD "$1"' VALUE when the arm changes, timed like a
+ * knob write. The state before the first switch is unknown, so that one
+ * does not count as a toggle.
+ */
+static int run_switch(struct ab_session *s, const char *value,
+		      struct ab_run *run)
+{
+	size_t size = strlen(s->opts.switch_cmd) + sizeof(" \"$1\"");
+	char *argv[] = { "/bin/sh", "-c", malloc(size), "vmpctl-ab",
+			 (char *)value, NULL };
+	struct ab_run timing;
+	int status, err;
+
+	if (!argv[2])
+		return -ENOMEM;
+	snprintf(argv[2], size, "%s \"$1\"", s->opts.switch_cmd);
+	if (s->knob_value && strcmp(s->knob_value, value) == 0) {
+		free(argv[2]);
+		return 0;
+	}
+	err = exec_argv(s, argv, &timing, &status);
+	free(argv[2]);
+	if (err) {
+		vmpctl_error("ab: --switch: %s", strerror(-err));
+		return err;
+	}
+	if (WIFSIGNALED(status)) {
+		vmpctl_error("ab: --switch '%s' %s was killed by signal %d",
+			     s->opts.switch_cmd, value, WTERMSIG(status));
+		return -ECHILD;
+	}
+	if (WEXITSTATUS(status) != 0) {
+		vmpctl_error("ab: --switch '%s' %s exited with status %d",
+			     s->opts.switch_cmd, value, WEXITSTATUS(status));
+		print_failed_output(s);
+		return -ECHILD;
+	}
+	run->knob_toggled = s->knob_value != NULL;
+	run->knob_write_s = timing.wall_s;
+	s->knob_value = value;
+	return 0;
+}
+
+/*
+ * Writes the arm's value and reads it back, timing both: a write that
+ * changes the value is a toggle, and its latency is reported. The
+ * vmpressure knob must read back exactly; other knobs may print a value
+ * differently (a list with the choice in brackets), so a mismatch there is
+ * a warning, once.
+ */
+static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
+{
+	const char *value = arm_value(s, arm);
+	char text[512], back[512];
+	double start = monotonic_s();
+	int err;
+
+	if (s->opts.switch_cmd)
+		return run_switch(s, value, run);
+	snprintf(text, sizeof(text), "%s\n", value);
+	err = write_text_file(s->knob_path, text);
+	if (err) {
+		vmpctl_error("ab: writing '%s' to %s: %s", value, s->knob_path,
+			     strerror(-err));
+		return err;
+	}
+	err = read_text_file(s->knob_path, back, sizeof(back));
+	run->knob_write_s = monotonic_s() - start;
+	run->knob_toggled = strcmp(s->knob_value, value) != 0;
+	s->knob_value = value;
+	if (err)
+		return 0;
+	trim_trailing_space(back);
+	if (strcmp(back, value) == 0)
+		return 0;
+	if (s->vmpressure_knob) {
+		vmpctl_error("ab: %s reads back '%s' after writing '%s'",
+			     s->knob_path, back, value);
+		return -EIO;
+	}
+	if (!s->readback_warned)
+		vmpctl_error("ab: warning: %s reads back '%s' after writing '%s'",
+			     s->knob_path, back, value);
+	s->readback_warned = true;
+	return 0;
 }
 
 static const char *arm_label(enum ab_arm arm)
@@ -270,7 +317,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (err)
 		return err;
 	read_counters(s, &before);
-	err = exec_command(s, run, &status);
+	err = exec_argv(s, s->opts.cmd, run, &status);
 	if (err) {
 		vmpctl_error("ab: starting %s: %s", s->opts.cmd[0], strerror(-err));
 		return err;
@@ -382,7 +429,12 @@ static int open_knob(struct ab_session *s)
 {
 	int err, rc;
 
-	s->vmpressure_knob = !s->opts.knob;
+	if (s->opts.switch_cmd) {
+		snprintf(s->knob_path, sizeof(s->knob_path), "--switch '%s'",
+			 s->opts.switch_cmd);
+		return 0;
+	}
+	s->vmpressure_knob = ab_checks_vmpressure(&s->opts);
 	if (s->vmpressure_knob) {
 		rc = knob_write_preflight("ab");
 		if (rc)
@@ -454,11 +506,21 @@ int cmd_ab(int argc, char **argv)
 
 	err = run_all(&s, &schedule, &report);
 	rc = err ? EXIT_CHECK_FAILED : 0;
-	err = knob_restore(&s.saved);
-	if (err) {
-		vmpctl_error("ab: restoring %s to '%.32s': %s", s.knob_path,
-			     s.saved.value, strerror(-err));
-		rc = EXIT_CHECK_FAILED;
+	if (s.opts.switch_cmd) {
+		struct ab_run ignored;
+
+		if (run_switch(&s, s.opts.value_a, &ignored)) {
+			vmpctl_error("ab: could not return to arm A (%s)",
+				     s.opts.value_a);
+			rc = EXIT_CHECK_FAILED;
+		}
+	} else {
+		err = knob_restore(&s.saved);
+		if (err) {
+			vmpctl_error("ab: restoring %s to '%.32s': %s", s.knob_path,
+				     s.saved.value, strerror(-err));
+			rc = EXIT_CHECK_FAILED;
+		}
 	}
 	if (stop_requested())
 		goto out;

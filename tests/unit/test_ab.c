@@ -104,8 +104,11 @@ static void test_parse_errors(void **state)
 	const char *bad_pct2[] = { "ab", "-t", "1%x", "--", "true", NULL };
 	const char *unknown[] = { "ab", "--bogus", "--", "true", NULL };
 	const char *no_value[] = { "ab", "--runs", NULL };
+	const char *two_ways[] = { "ab", "-k", "/tmp/k", "-S", "x", "--",
+				   "true", NULL };
 	const char **cases[] = { no_cmd, one_run, bad_order, hib, bad_re, same,
-				 bad_pct, bad_pct2, unknown, no_value };
+				 bad_pct, bad_pct2, unknown, no_value,
+				 two_ways };
 	struct ab_options o;
 
 	(void)state;
@@ -369,7 +372,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "runs/arm for 1%"));
 	assert_non_null(strstr(text, "1 without reclaim, 1 of arm B did not short-circuit"));
 	assert_non_null(strstr(text, "WARNING"));
-	assert_non_null(strstr(text, "A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
+	assert_non_null(strstr(text, "arm changes (knob write + read-back, or --switch): A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
 	free(text);
 
 	text = capture(ab_print_json, &r, &c);
@@ -538,6 +541,28 @@ static void test_cmd_ab_until_precision(void **state)
 	assert_null(strstr(json, "\"a\":{\"n\":3,"));
 }
 
+static void test_cmd_ab_switch(void **state)
+{
+	struct scratch *s = *state;
+	char cmd[128];
+	const char *argv[] = { "ab", "--switch", cmd, "--a", "absent", "--b",
+			       "stock", "-n", "3", "-w", "0", "-q", "--json",
+			       "--", "true", NULL };
+	const char *failing[] = { "ab", "--switch", "exit 3 #", "-n", "2",
+				  "-q", "--", "true", NULL };
+
+	snprintf(cmd, sizeof(cmd), "echo >> %s", s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	/* A B B A A B, a switch only where the arm changes, then back to A */
+	assert_string_equal(slurp(s->log),
+			    "absent\nstock\nabsent\nstock\nabsent\n");
+	/* the first switch leaves an unknown state: not a toggle */
+	assert_non_null(strstr(slurp(s->out), "\"a_to_b\":{\"n\":2,"));
+	assert_non_null(strstr(slurp(s->out), "\"b_to_a\":{\"n\":1,"));
+	assert_non_null(strstr(slurp(s->out), "\"vmpressure_checks\":false"));
+	assert_int_equal(run_ab(failing, s->out), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +581,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_restores,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_switch,
 						scratch_setup, scratch_teardown),
 	};
 
