@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -133,6 +134,30 @@ static void test_missing_module(void **state)
 	vmp_sysfs_dir = real;
 }
 
+/* As root, the check runs in a child that dropped to nobody first. */
+static void test_not_root(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		assert_int_equal(knob_write_preflight("disable"), EXIT_ENVIRONMENT);
+		return;
+	}
+	assert_int_equal(knob_write_preflight("disable"), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		_exit(knob_write_preflight("disable"));
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), EXIT_ENVIRONMENT);
+}
+
 static void test_join_lines(void **state)
 {
 	char text[] = "a\nb\nc\n\n";
@@ -153,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_attributes),
 		cmocka_unit_test(test_save_and_restore_once),
 		cmocka_unit_test(test_missing_module),
+		cmocka_unit_test(test_not_root),
 		cmocka_unit_test(test_join_lines),
 	};
 
