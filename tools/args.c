@@ -14,7 +14,7 @@ int arg_mib(const char *cmd, const char *opt, const char *text, uint64_t *mib)
 {
 	if (parse_u64(text, mib) || *mib == 0 || *mib > MIB_MAX) {
 		vmpctl_error("%s: %s: '%s' is not a size in MiB (1..%u)", cmd,
-			    opt, text, MIB_MAX);
+			     opt, text, MIB_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -28,7 +28,7 @@ int arg_seconds(const char *cmd, const char *opt, const char *text,
 	*seconds = strtod(text, &end);
 	if (end == text || *end || !isfinite(*seconds) || *seconds < 0) {
 		vmpctl_error("%s: %s: '%s' is not a number of seconds", cmd, opt,
-			    text);
+			     text);
 		return -EINVAL;
 	}
 	return 0;
@@ -38,7 +38,7 @@ int arg_levels(const char *cmd, const char *text, unsigned int *mask)
 {
 	if (pressure_level_parse(text, mask)) {
 		vmpctl_error("%s: --level: '%s' is not one of low, medium, critical, all",
-			    cmd, text);
+			     cmd, text);
 		return -EINVAL;
 	}
 	return 0;
@@ -48,7 +48,7 @@ int arg_mode(const char *cmd, const char *text, enum pressure_mode *mode)
 {
 	if (pressure_mode_parse(text, mode)) {
 		vmpctl_error("%s: --mode: '%s' is not one of default, hierarchy, local",
-			    cmd, text);
+			     cmd, text);
 		return -EINVAL;
 	}
 	return 0;
@@ -59,7 +59,7 @@ enum parse_result arg_no_operands(const char *cmd, int argc, char **argv,
 {
 	if (optind_now < argc) {
 		vmpctl_error("%s: unexpected argument '%s' (see vmpctl %s --help)",
-			    cmd, argv[optind_now], cmd);
+			     cmd, argv[optind_now], cmd);
 		return PARSE_USAGE;
 	}
 	return PARSE_RUN;

@@ -58,7 +58,8 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 	}
 	if (events)
 		snprintf(reason, size,
-			 "events while enabled (%" PRIu64 ", %" PRIu64 "), none while disabled (skipped +%" PRIu64 ")",
+			 "events while enabled (%" PRIu64 ", %" PRIu64
+			 "), none while disabled (skipped +%" PRIu64 ")",
 			 measurement_events_total(&phase[0]),
 			 measurement_events_total(&phase[2]), phase[1].skipped_delta);
 	else
@@ -144,9 +145,9 @@ static int run_phases(struct measure_session *s,
 		err = vmp_write_enabled(check_phase_knob[i]);
 		if (err) {
 			vmpctl_error("check: writing %s to %s/enabled: %s",
-				    knob_text(check_phase_knob[i]), vmp_sysfs_dir,
-				    err == -EIO ? "the knob did not take the value" :
-				    strerror(-err));
+				     knob_text(check_phase_knob[i]), vmp_sysfs_dir,
+				     err == -EIO ? "the knob did not take the value" :
+				     strerror(-err));
 			return EXIT_CHECK_FAILED;
 		}
 		rc = measure_run(s, &phase[i]);
@@ -187,7 +188,7 @@ int cmd_check(int argc, char **argv)
 		err = knob_save(&saved, path);
 	if (err) {
 		vmpctl_error("check: reading %s/enabled: %s", vmp_sysfs_dir,
-			    strerror(-err));
+			     strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
 	rc = measure_open(&s, &opts, "check");
@@ -207,7 +208,7 @@ int cmd_check(int argc, char **argv)
 		 saved.value, close_rc ? "NOT removed" : "removed");
 	if (err) {
 		vmpctl_error("check: restoring %s/enabled to %.1s: %s", vmp_sysfs_dir,
-			    saved.value, strerror(-err));
+			     saved.value, strerror(-err));
 		rc = rc ? rc : EXIT_CHECK_FAILED;
 	}
 	if (stop_requested()) {

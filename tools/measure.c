@@ -158,7 +158,7 @@ static int open_cgroup(struct measure_session *s,
 		err = memcg_open_existing(opts->cgroup, &s->cg);
 		if (err == -ENODEV || err == -ENOTDIR) {
 			vmpctl_error("%s: %s: not a memory cgroup (no memory controller files there)",
-				    s->cmd, opts->cgroup);
+				     s->cmd, opts->cgroup);
 			return EXIT_ENVIRONMENT;
 		}
 		if (err) {
@@ -169,7 +169,7 @@ static int open_cgroup(struct measure_session *s,
 	}
 	if (geteuid() != 0) {
 		vmpctl_error("%s: creating a memory cgroup needs root (or pass --cgroup with a delegated one)",
-			    s->cmd);
+			     s->cmd);
 		return EXIT_ENVIRONMENT;
 	}
 	err = cgroup_layout_detect(&layout);
@@ -180,12 +180,12 @@ static int open_cgroup(struct measure_session *s,
 	err = memcg_create_temp(&layout, opts->limit_mib << 20, &s->cg);
 	if (err == -ENODEV) {
 		vmpctl_error("%s: no memory controller: neither a cgroup-v1 memory hierarchy nor cgroup2 with memory is mounted",
-			    s->cmd);
+			     s->cmd);
 		return EXIT_ENVIRONMENT;
 	}
 	if (err) {
 		vmpctl_error("%s: creating memory cgroup %s: %s", s->cmd,
-			    s->cg.path[0] ? s->cg.path : "(none)", strerror(-err));
+			     s->cg.path[0] ? s->cg.path : "(none)", strerror(-err));
 		return environment_error(err);
 	}
 	return 0;
@@ -217,7 +217,7 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 		/* PREEMPT_RT refuses registration: skipped can still tell. */
 		s->events_error = err;
 		vmpctl_error("%s: registering on %s/memory.pressure_level: %s; counting skipped only",
-			    cmd, s->cg.path, strerror(-err));
+			     cmd, s->cg.path, strerror(-err));
 	}
 	return 0;
 }
@@ -289,7 +289,7 @@ int measure_close(struct measure_session *s)
 	err = memcg_remove(&s->cg);
 	if (err) {
 		vmpctl_error("%s: removing cgroup %s: %s", s->cmd, s->cg.path,
-			    strerror(-err));
+			     strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;

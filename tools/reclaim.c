@@ -65,13 +65,13 @@ static void run_child(const struct memcg *cg, const struct reclaim_job *job)
 	err = memcg_attach_pid(cg, getpid());
 	if (err) {
 		vmpctl_error("moving the reclaim child into %s: %s", cg->path,
-			    strerror(-err));
+			     strerror(-err));
 		_exit(RECLAIM_EXIT_ATTACH);
 	}
 	err = reclaim_touch(job);
 	if (err) {
 		vmpctl_error("mapping %llu bytes for the reclaim child: %s",
-			    (unsigned long long)job->bytes, strerror(-err));
+			     (unsigned long long)job->bytes, strerror(-err));
 		_exit(RECLAIM_EXIT_NOMEM);
 	}
 	_exit(0);

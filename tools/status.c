@@ -146,7 +146,7 @@ int cmd_status(int argc, char **argv)
 	status_gather(&st);
 	if (st.loaded && !st.readable)
 		vmpctl_error("status: reading %s: %s", vmp_sysfs_dir,
-			    "attributes missing or malformed");
+			     "attributes missing or malformed");
 	if (json)
 		status_print_json(stdout, &st);
 	else

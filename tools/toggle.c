@@ -40,12 +40,12 @@ int knob_write_preflight(const char *cmd)
 {
 	if (!vmp_module_loaded()) {
 		vmpctl_error("%s is not loaded (try: modprobe %s)", VMP_MODULE_NAME,
-			    VMP_MODULE_NAME);
+			     VMP_MODULE_NAME);
 		return EXIT_ENVIRONMENT;
 	}
 	if (geteuid() != 0) {
 		vmpctl_error("%s: writing %s/enabled needs root: %s", cmd,
-			    vmp_sysfs_dir, strerror(EACCES));
+			     vmp_sysfs_dir, strerror(EACCES));
 		return EXIT_ENVIRONMENT;
 	}
 	return 0;
@@ -69,15 +69,15 @@ static int set_knob(const char *cmd, int argc, char **argv, int wanted)
 	err = vmp_read_enabled(&before);
 	if (err) {
 		vmpctl_error("%s: reading %s/enabled: %s", cmd, vmp_sysfs_dir,
-			    strerror(-err));
+			     strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	err = vmp_write_enabled(wanted);
 	if (err) {
 		vmpctl_error("%s: writing %d to %s/enabled: %s", cmd, wanted,
-			    vmp_sysfs_dir,
-			    err == -EIO ? "the knob did not take the value" :
-			    strerror(-err));
+			     vmp_sysfs_dir,
+			     err == -EIO ? "the knob did not take the value" :
+			     strerror(-err));
 		return err == -EACCES || err == -EPERM ? EXIT_ENVIRONMENT :
 		       EXIT_CHECK_FAILED;
 	}

@@ -101,7 +101,7 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 		}
 		if (!layout.v1_memory[0]) {
 			vmpctl_error("watch: no cgroup-v1 memory hierarchy mounted: memory.pressure_level is not available%s",
-				    layout.v2_root[0] ? " (pure cgroup v2)" : "");
+				     layout.v2_root[0] ? " (pure cgroup v2)" : "");
 			return EXIT_ENVIRONMENT;
 		}
 		wanted = layout.v1_memory;
@@ -116,9 +116,9 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 		return EXIT_ENVIRONMENT;
 	}
 	if (!memcg_has_pressure_level(cg)) {
-		vmpctl_error("watch: %s: no memory.pressure_level (cgroup v%d)%s", wanted,
-			    cg->version,
-			    cg->version == 2 ? ": pressure events need a cgroup-v1 memory cgroup" : "");
+		vmpctl_error("watch: %s: no memory.pressure_level (cgroup v%d)%s",
+			     wanted, cg->version, cg->version == 2 ?
+			     ": pressure events need a cgroup-v1 memory cgroup" : "");
 		return EXIT_ENVIRONMENT;
 	}
 	return 0;
@@ -148,7 +148,7 @@ int cmd_watch(int argc, char **argv)
 	err = pressure_listen(&listener, cg.path, levels, mode);
 	if (err) {
 		vmpctl_error("watch: registering on %s/memory.pressure_level: %s",
-			    cg.path, strerror(-err));
+			     cg.path, strerror(-err));
 		return err == -EACCES || err == -EPERM || err == -EOPNOTSUPP ?
 		       EXIT_ENVIRONMENT : EXIT_CHECK_FAILED;
 	}
