@@ -11,7 +11,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Copies one space-separated /proc/mounts field; returns the rest. */
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/*
+ * Copies one space-separated /proc/mounts field, decoding the kernel's
+ * octal escapes (a space in a path is "\040"); returns the rest.
+ */
 static const char *mount_field(const char *p, char *out, size_t size)
 {
 	size_t n = 0;
@@ -19,9 +27,14 @@ static const char *mount_field(const char *p, char *out, size_t size)
 	while (*p == ' ')
 		p++;
 	while (*p && *p != ' ' && *p != '\n') {
+		char c = *p++;
+
+		if (c == '\\' && is_octal(p[0]) && is_octal(p[1]) && is_octal(p[2])) {
+			c = (char)((p[0] - '0') << 6 | (p[1] - '0') << 3 | (p[2] - '0'));
+			p += 3;
+		}
 		if (n + 1 < size)
-			out[n++] = *p;
-		p++;
+			out[n++] = c;
 	}
 	out[n] = '\0';
 	return p;

@@ -49,6 +49,28 @@ static void json_string_or_null(FILE *out, const char *s)
 		fputs("null", out);
 }
 
+/* targets is space-separated here: one JSON string per word. */
+static void write_targets_json(FILE *out, const char *targets)
+{
+	const char *p = targets + strspn(targets, " ");
+	bool first = true;
+
+	while (*p) {
+		char word[128];
+		size_t n = strcspn(p, " ");
+
+		if (n < sizeof(word)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			fputs(first ? "" : ",", out);
+			json_write_string(out, word);
+			first = false;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+}
+
 void status_print_json(FILE *out, const struct status *st)
 {
 	fprintf(out, "{\"loaded\":%s,", st->loaded ? "true" : "false");
@@ -57,24 +79,7 @@ void status_print_json(FILE *out, const struct status *st)
 		json_write_string(out, st->module.method);
 		fprintf(out, ",\"skipped\":%llu,\"targets\":[",
 			(unsigned long long)st->module.skipped);
-		/* targets is space-separated here, one symbol per word */
-		const char *p = st->module.targets;
-		bool first = true;
-
-		while (*p) {
-			char word[128];
-			size_t n = strcspn(p, " ");
-
-			if (n && n < sizeof(word)) {
-				memcpy(word, p, n);
-				word[n] = '\0';
-				fputs(first ? "" : ",", out);
-				json_write_string(out, word);
-				first = false;
-			}
-			p += n;
-			p += strspn(p, " ");
-		}
+		write_targets_json(out, st->module.targets);
 		fputs("],", out);
 	} else {
 		fputs("\"enabled\":null,\"method\":null,\"skipped\":null,\"targets\":null,", out);

@@ -56,6 +56,16 @@ static void test_v1_memory_among_other_controllers(void **state)
 	assert_string_equal(l.v1_memory, "/cg");
 }
 
+static void test_escaped_mount_point(void **state)
+{
+	const char *mounts = "cgroup /mnt/my\\040cgroups/mem cgroup rw,memory 0 0\n";
+	struct cgroup_layout l;
+
+	(void)state;
+	cgroup_layout_parse(mounts, &l);
+	assert_string_equal(l.v1_memory, "/mnt/my cgroups/mem");
+}
+
 static void test_no_cgroups(void **state)
 {
 	const char *mounts = "proc /proc proc rw 0 0\nnone /memory tmpfs rw,memory 0 0\n";
@@ -113,6 +123,7 @@ int main(void)
 		cmocka_unit_test(test_v1_hybrid_layout),
 		cmocka_unit_test(test_pure_v2_layout),
 		cmocka_unit_test(test_v1_memory_among_other_controllers),
+		cmocka_unit_test(test_escaped_mount_point),
 		cmocka_unit_test(test_no_cgroups),
 		cmocka_unit_test(test_create_without_memory_controller),
 		cmocka_unit_test(test_open_existing_rejects_non_cgroups),
