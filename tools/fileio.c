@@ -130,6 +130,38 @@ int find_keyed_u64(const char *text, const char *key, uint64_t *value)
 	return -ENOENT;
 }
 
+int find_meminfo_kib(const char *text, const char *key, uint64_t *kib)
+{
+	size_t key_len = strlen(key);
+	const char *line = text;
+
+	while (*line) {
+		if (strncmp(line, key, key_len) == 0 && line[key_len] == ':') {
+			const char *p = line + key_len + 1;
+			unsigned long long v;
+			char *end;
+
+			while (*p == ' ')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			errno = 0;
+			v = strtoull(p, &end, 10);
+			if (errno == ERANGE)
+				return -ERANGE;
+			if (strncmp(end, " kB", 3) != 0)
+				return -EINVAL;
+			*kib = v;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (!line)
+			break;
+		line++;
+	}
+	return -ENOENT;
+}
+
 int read_keyed_u64(const char *path, const char *key, uint64_t *value)
 {
 	/* /proc/vmstat is about 8 KiB on 6.x; memory.stat less. */

@@ -27,6 +27,12 @@ int parse_bool01(const char *text, int *value);
  */
 int find_keyed_u64(const char *text, const char *key, uint64_t *value);
 
+/*
+ * Finds "Key:   value kB" in /proc/meminfo text (key without the colon);
+ * -ENOENT when absent.
+ */
+int find_meminfo_kib(const char *text, const char *key, uint64_t *kib);
+
 /* Like find_keyed_u64, reading the file first. */
 int read_keyed_u64(const char *path, const char *key, uint64_t *value);
 

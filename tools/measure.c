@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "measure.h"
 #include "commands.h"
+#include "fileio.h"
 #include "knob.h"
 #include "output.h"
 #include "signals.h"
@@ -191,6 +192,32 @@ static int open_cgroup(struct measure_session *s,
 	return 0;
 }
 
+/*
+ * Anonymous memory over the limit can only be reclaimed into swap: without
+ * any, the child is OOM-killed and nothing is measured. 0 or exit code.
+ */
+static int require_swap(const char *cmd)
+{
+	char meminfo[8192];
+	uint64_t swap_kib;
+	int err;
+
+	err = read_text_file("/proc/meminfo", meminfo, sizeof(meminfo));
+	if (!err)
+		err = find_meminfo_kib(meminfo, "SwapTotal", &swap_kib);
+	if (err) {
+		vmpctl_error("%s: reading SwapTotal from /proc/meminfo: %s", cmd,
+			     strerror(-err));
+		return EXIT_ENVIRONMENT;
+	}
+	if (swap_kib == 0) {
+		vmpctl_error("%s: no swap: anonymous memory over the limit cannot be reclaimed (enable swap, e.g. zram)",
+			     cmd);
+		return EXIT_ENVIRONMENT;
+	}
+	return 0;
+}
+
 int measure_open(struct measure_session *s, const struct measure_opts *opts,
 		 const char *cmd)
 {
@@ -205,6 +232,9 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 	s->job.seconds = opts->seconds;
 	s->job.passes = MEASURE_PASSES_DEFAULT;
 
+	rc = require_swap(cmd);
+	if (rc)
+		return rc;
 	rc = open_cgroup(s, opts);
 	if (rc)
 		return rc;

@@ -75,6 +75,24 @@ static void test_find_keyed_u64_matches_whole_key(void **state)
 	assert_int_equal(find_keyed_u64("oom_kill x\n", "oom_kill", &v), -EINVAL);
 }
 
+static void test_find_meminfo_kib(void **state)
+{
+	const char *meminfo = "MemTotal:        1001512 kB\n"
+			      "SwapCached:            0 kB\n"
+			      "SwapTotal:        393212 kB\n"
+			      "SwapFree:         393212 kB\n";
+	uint64_t kib;
+
+	(void)state;
+	assert_int_equal(find_meminfo_kib(meminfo, "SwapTotal", &kib), 0);
+	assert_int_equal(kib, 393212);
+	assert_int_equal(find_meminfo_kib(meminfo, "SwapCached", &kib), 0);
+	assert_int_equal(kib, 0);
+	assert_int_equal(find_meminfo_kib(meminfo, "Swap", &kib), -ENOENT);
+	assert_int_equal(find_meminfo_kib("SwapTotal: lots\n", "SwapTotal", &kib), -EINVAL);
+	assert_int_equal(find_meminfo_kib("SwapTotal: 5 MB\n", "SwapTotal", &kib), -EINVAL);
+}
+
 static void test_read_write_text_file(void **state)
 {
 	char path[] = "/tmp/vmpctl-test-XXXXXX";
@@ -130,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_parse_u64_rejects_garbage),
 		cmocka_unit_test(test_parse_bool01),
 		cmocka_unit_test(test_find_keyed_u64_matches_whole_key),
+		cmocka_unit_test(test_find_meminfo_kib),
 		cmocka_unit_test(test_read_write_text_file),
 		cmocka_unit_test(test_read_keyed_u64_from_file),
 		cmocka_unit_test(test_path_join),
