@@ -334,6 +334,39 @@ void measure_report_interrupt(const char *cmd, const char *what_was_restored)
 	stop_signals_reraise();
 }
 
+static void print_measurement_text(const struct measure_session *s,
+				   const struct measurement *m)
+{
+	char label[32];
+	int i;
+
+	printf("%-17s %s (v%d)\n", "cgroup:", s->cg.path, m->cgroup_version);
+	for (i = 0; i < PRESSURE_LEVELS; i++) {
+		if (!(m->levels & (1u << i)))
+			continue;
+		snprintf(label, sizeof(label), "events %s:", pressure_level_name(i));
+		printf("%-17s %llu\n", label, (unsigned long long)m->events[i]);
+	}
+	if (!m->levels)
+		printf("%-17s n/a (%s)\n", "events:",
+		       s->events_error == -ENOENT ?
+		       "no memory.pressure_level in this cgroup" :
+		       strerror(-s->events_error));
+	if (m->have_skipped)
+		printf("%-17s %llu\n", "skipped delta:",
+		       (unsigned long long)m->skipped_delta);
+	else
+		printf("%-17s n/a (%s is not loaded)\n", "skipped delta:",
+		       VMP_MODULE_NAME);
+	if (m->have_pgscan)
+		printf("%-17s %llu%s\n", "pgscan:", (unsigned long long)m->pgscan,
+		       memcg_pgscan_is_local(&s->cg) ? "" :
+		       " (system-wide: cgroup v1 has no per-memcg scan counter)");
+	else
+		printf("%-17s n/a\n", "pgscan:");
+	printf("%-17s %.3f\n", "seconds:", m->seconds);
+}
+
 int cmd_measure(int argc, char **argv)
 {
 	struct measure_opts opts;
@@ -363,28 +396,7 @@ int cmd_measure(int argc, char **argv)
 		measurement_write_json(stdout, &m);
 		putchar('\n');
 	} else {
-		printf("cgroup:        %s (v%d)\n", s.cg.path, m.cgroup_version);
-		for (int i = 0; i < PRESSURE_LEVELS; i++) {
-			if (m.levels & (1u << i))
-				printf("events %-8s %llu\n", pressure_level_name(i),
-				       (unsigned long long)m.events[i]);
-		}
-		if (!m.levels)
-			printf("events:        n/a (%s)\n",
-			       s.events_error == -ENOENT ?
-			       "no memory.pressure_level in this cgroup" :
-			       strerror(-s.events_error));
-		if (m.have_skipped)
-			printf("skipped delta: %llu\n", (unsigned long long)m.skipped_delta);
-		else
-			printf("skipped delta: n/a (%s is not loaded)\n", VMP_MODULE_NAME);
-		if (m.have_pgscan)
-			printf("pgscan:        %llu%s\n", (unsigned long long)m.pgscan,
-			       memcg_pgscan_is_local(&s.cg) ? "" :
-			       " (system-wide: cgroup v1 has no per-memcg scan counter)");
-		else
-			printf("pgscan:        n/a\n");
-		printf("seconds:       %.3f\n", m.seconds);
+		print_measurement_text(&s, &m);
 	}
 	return close_rc;
 }

@@ -124,7 +124,7 @@ const char *reclaim_failure(const struct reclaim_result *result, char *buf,
 	if (result->interrupted)
 		snprintf(buf, size, "interrupted");
 	else if (result->oom_killed)
-		snprintf(buf, size, "killed by the OOM killer (no swap? try a smaller --size)");
+		snprintf(buf, size, "killed by the OOM killer (too little swap? try a smaller --size)");
 	else if (result->term_signal)
 		snprintf(buf, size, "killed by signal %d (%s)", result->term_signal,
 			 strsignal(result->term_signal));
