@@ -225,9 +225,7 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
-	s->listener.levels = 0;
-	for (int i = 0; i < PRESSURE_LEVELS; i++)
-		s->listener.event_fd[i] = -1;
+	pressure_init(&s->listener);
 	s->job.bytes = opts->size_mib << 20;
 	s->job.seconds = opts->seconds;
 	s->job.passes = MEASURE_PASSES_DEFAULT;

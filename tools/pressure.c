@@ -116,15 +116,22 @@ static int register_level(int control_fd, int level_fd, int event_fd,
 	return n < 0 ? -errno : 0;
 }
 
+void pressure_init(struct pressure_listener *pl)
+{
+	int i;
+
+	pl->levels = 0;
+	for (i = 0; i < PRESSURE_LEVELS; i++)
+		pl->event_fd[i] = -1;
+}
+
 int pressure_listen(struct pressure_listener *pl, const char *cgroup_path,
 		    unsigned int mask, enum pressure_mode mode)
 {
 	char path[PATH_MAX];
 	int level_fd = -1, control_fd = -1, err, i;
 
-	pl->levels = 0;
-	for (i = 0; i < PRESSURE_LEVELS; i++)
-		pl->event_fd[i] = -1;
+	pressure_init(pl);
 
 	err = path_join(path, sizeof(path), cgroup_path, "memory.pressure_level");
 	if (err)

@@ -52,6 +52,9 @@ struct pressure_listener {
 	int event_fd[PRESSURE_LEVELS];		/* -1 when not registered */
 };
 
+/* An empty listener: nothing registered, safe to drain and close. */
+void pressure_init(struct pressure_listener *pl);
+
 /*
  * Registers one eventfd per level in mask on the memcg at cgroup_path.
  * On failure nothing stays registered; -ENOENT means the cgroup has no
