@@ -1,5 +1,5 @@
-# make bench, inside the guest (busybox sh, sourced by the harness as its
-# demo script): numbers only, never a verdict. bench/run starts it.
+# make bench, inside the guest (busybox sh, run by the harness as its demo
+# script): numbers only, never a verdict. bench/run starts it.
 set -eu
 . /vmtest/lib.sh
 
@@ -8,6 +8,10 @@ set -eu
 PFT="vmpctl pft --json --size 64M --memcg-limit 16M"
 FAULTS='"fault/wsec":([0-9.]+)'
 RUNS=10
+STOCK_RUNS=20
+
+# Loaded with enabled=1 against not loaded: the arms of the stock check.
+MODULE_STATE='module_state() { if [ "$1" = absent ]; then ! [ -d '"$KNOB_DIR"' ] || rmmod vmpressure_ctl; else [ -d '"$KNOB_DIR"' ] || insmod '"$MODULE"'; fi; }; module_state'
 
 field() {
 	echo "$1" | cut -d, -f"$2"
@@ -19,19 +23,36 @@ toggles() {
 		awk '{ printf "%d %.2f %.2f", $1, $2 * 1000, $3 * 1000 }'
 }
 
+# One summary row from ab's CSV file (the metric line) and toggle medians.
+row() {
+	line=$(grep '^metric,[01],' "$2")
+	printf '%-17s %8s %8s  %9.1f %9.1f  %6.4f  %-10s [%+.2f%%, %+.2f%%]  %6.3g  %6.2f%%\n' \
+		"$1" "$3" "$4" "$(field "$line" 4)" "$(field "$line" 14)" \
+		"$(awk -v a="$(field "$line" 4)" -v b="$(field "$line" 14)" 'BEGIN { print b / a }')" \
+		"$(field "$line" 33)" "$(field "$line" 24)" "$(field "$line" 25)" \
+		"$(field "$line" 28)" "$(field "$line" 35)" >>/tmp/rows
+}
+
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
-echo "pft: $PFT; $RUNS runs per arm, ABBA, 1 warmup; toggles: 200 runs of true"
+echo "pft: $PFT"
+echo "A/B: $RUNS runs per arm (stock check: $STOCK_RUNS), ABBA, 1 warmup; toggles: 200 runs of true"
 echo
 echo "== 1. cost per vmpressure() call"
 echo "SKIP: needs the test-only module that calls vmpressure() through its address"
 echo
+: >/tmp/rows
 
-rows=""
+echo "== stock check: vmpctl ab --switch (module absent / loaded, enabled=1) -- $PFT"
+vmpctl ab -n "$STOCK_RUNS" -w 1 -q --switch "$MODULE_STATE" --a absent --b stock \
+	--metric "$FAULTS" --higher-is-better --csv -- $PFT >/tmp/ab.csv
+cat /tmp/ab.csv
+row "absent -> stock" /tmp/ab.csv - -
+echo
+
 for method in direct ftrace kprobe; do
 	rmmod vmpressure_ctl 2>/dev/null || true
 	if ! insmod "$MODULE" method="$method" 2>/dev/null; then
-		rows="$rows$(printf '%-7s  not available on this kernel' "$method")
-"
+		printf '%-17s not available on this kernel\n' "$method" >>/tmp/rows
 		continue
 	fi
 	echo "== $method: vmpctl ab -n 200 -w 0 -- true (toggle latency)"
@@ -44,19 +65,14 @@ for method in direct ftrace kprobe; do
 	vmpctl ab -n "$RUNS" -w 1 -q --metric "$FAULTS" --higher-is-better \
 		--target 1% --csv -- $PFT >/tmp/ab.csv
 	cat /tmp/ab.csv
-	line=$(grep '^metric,[01],' /tmp/ab.csv)
-	rows="$rows$(printf '%-7s  %8s %8s  %9.1f %9.1f  %6.4f  %-10s [%+.2f%%, %+.2f%%]  %6.3g  %6.2f%%' \
-		"$method" "$(echo "$off" | cut -d' ' -f2)" "$(echo "$on" | cut -d' ' -f2)" \
-		"$(field "$line" 4)" "$(field "$line" 14)" \
-		"$(awk -v a="$(field "$line" 4)" -v b="$(field "$line" 14)" 'BEGIN { print b / a }')" \
-		"$(field "$line" 33)" "$(field "$line" 24)" "$(field "$line" 25)" \
-		"$(field "$line" 28)" "$(field "$line" 35)")
-"
+	row "stock -> $method" /tmp/ab.csv "$(echo "$off" | cut -d' ' -f2)" \
+		"$(echo "$on" | cut -d' ' -f2)"
 	echo
 done
 
-echo "== 2 and 3. toggle latency and the pft A/B per backend"
-echo "(A = enabled 1, stock; B = enabled 0, short-circuited; fault/wsec, higher is better)"
-printf '%-7s  %8s %8s  %9s %9s  %6s  %-10s %-18s  %6s  %7s\n' backend "1->0 ms" "0->1 ms" \
+echo "== toggle latency (median) and pft fault/wsec A/B, higher is better"
+echo "(absent -> stock: A without the module, B loaded with enabled=1;"
+echo " stock -> backend: A enabled=1, B enabled=0 short-circuited by that backend)"
+printf '%-17s %8s %8s  %9s %9s  %6s  %-10s %-18s  %6s  %7s\n' "A -> B" "1->0 ms" "0->1 ms" \
 	"A f/wsec" "B f/wsec" "B/A" "B vs A" "95% CI" "p" "MDE"
-printf '%s' "$rows"
+cat /tmp/rows
