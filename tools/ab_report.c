@@ -300,9 +300,9 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		table_print(&t, out);
 	}
 	table_free(&t);
-	fputs("\nB vs A: *significant* at alpha 0.05 (Welch), (not significant); "
-	      "U p: Mann-Whitney, ~ = normal approximation;\n"
-	      "MDE: smallest difference detectable with power 0.8 at this noise and n.\n",
+	fputs("\nB vs A: (mean B - mean A) / mean A, *marked* when Welch's p < 0.05; "
+	      "U p: Mann-Whitney (~: normal approximation);\n"
+	      "MDE: the smallest difference these runs detect with power 0.8.\n",
 	      out);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,

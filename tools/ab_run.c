@@ -310,6 +310,9 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	struct ab_counters before, after;
 	int status, err;
 
+	/* a stop between two runs must not start another */
+	if (stop_requested())
+		return -EINTR;
 	memset(run, 0, sizeof(*run));
 	run->arm = arm;
 	run->metric = NAN;
