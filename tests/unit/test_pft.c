@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl pft: option parsing, rates, the fault check, and a real small run. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "cgroup.h"
 #include "pft.h"
 
 static void test_parse_size(void **state)
@@ -168,6 +170,53 @@ static void test_run_faults_every_page(void **state)
 	}
 }
 
+/*
+ * --memcg-limit for real: root and a memory controller needed. The limit
+ * is above the size, so no swap is needed either; the cgroup must be gone
+ * afterwards.
+ */
+static void test_cmd_pft_in_memcg(void **state)
+{
+	const char *argv[] = { "pft", "--size", "8M", "--memcg-limit", "64M",
+			       "--json", NULL };
+	char out_path[] = "/tmp/vmpctl-test-pft-XXXXXX";
+	char text[1024], pages[64], leftover[PATH_MAX + 32];
+	struct cgroup_layout layout;
+	int saved, fd, rc;
+	ssize_t n;
+
+	(void)state;
+	if (geteuid() != 0 || cgroup_layout_detect(&layout) ||
+	    (!layout.v1_memory[0] && !cgroup_v2_has_memory(&layout))) {
+		print_message("SKIP: needs root and a memory cgroup controller\n");
+		skip();
+	}
+	fd = mkstemp(out_path);
+	assert_true(fd >= 0);
+	fflush(NULL);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	rc = cmd_pft(6, (char **)argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	unlink(out_path);
+	assert_int_equal(rc, 0);
+	assert_true(n > 0);
+	text[n] = '\0';
+	/* the child's counts came back through the pipe */
+	snprintf(pages, sizeof(pages), "\"pages\":%ld,",
+		 (8L << 20) / sysconf(_SC_PAGESIZE));
+	assert_non_null(strstr(text, pages));
+	assert_non_null(strstr(text, "\"memcg_limit\":67108864}"));
+	snprintf(leftover, sizeof(leftover), "%s/vmpctl-%ld",
+		 layout.v1_memory[0] ? layout.v1_memory : layout.v2_root,
+		 (long)getpid());
+	assert_int_equal(access(leftover, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_rates_and_fault_check),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_run_faults_every_page),
+		cmocka_unit_test(test_cmd_pft_in_memcg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
