@@ -23,6 +23,7 @@ static void ab_usage(FILE *out)
 		"  -s, --seed N              seed of the random order (default: printed)\n"
 		"  -m, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
 		"                            match, or the match (default: wall time)\n"
+		"  -N, --metric-name NAME    the metric's label (default: metric)\n"
 		"  -H, --higher-is-better    the metric's direction (times: lower is better)\n"
 		"  -t, --target X%%           runs per arm needed to detect X%%\n"
 		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
@@ -43,7 +44,8 @@ static void ab_usage(FILE *out)
 		"pgsteal, and vmpressure_ctl's skipped. The knob is restored on exit.\n"
 		"\n"
 		"Examples:\n"
-		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --higher-is-better \\\n"
+		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --metric-name fault/wsec \\\n"
+		"      --higher-is-better \\\n"
 		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
 		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
 		"  vmpctl ab --knob /sys/fs/cgroup/X/cgroup.pressure --a 1 --b 0 -- CMD\n",
@@ -84,6 +86,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "order", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "metric", required_argument, NULL, 'm' },
+		{ "metric-name", required_argument, NULL, 'N' },
 		{ "higher-is-better", no_argument, NULL, 'H' },
 		{ "target", required_argument, NULL, 't' },
 		{ "until-precision", required_argument, NULL, 'p' },
@@ -106,10 +109,11 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->warmup = AB_WARMUP_DEFAULT;
 	opts->value_a = "1";
 	opts->value_b = "0";
+	opts->metric_name = "metric";
 	opts->max_time_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
-	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:Ht:p:T:k:S:a:b:jcqh",
+	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:N:Ht:p:T:k:S:a:b:jcqh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -146,6 +150,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			break;
 		case 'm':
 			opts->metric_regex = optarg;
+			break;
+		case 'N':
+			opts->metric_name = optarg;
 			break;
 		case 'H':
 			opts->higher_is_better = true;
@@ -198,6 +205,11 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	}
 	if (optind >= argc) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
+		return PARSE_USAGE;
+	}
+	if (strpbrk(opts->metric_name, ",\"\\") || !opts->metric_name[0]) {
+		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote or backslash",
+			     opts->metric_name);
 		return PARSE_USAGE;
 	}
 	if (opts->higher_is_better && !opts->metric_regex) {

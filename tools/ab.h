@@ -36,6 +36,7 @@ struct ab_options {
 	unsigned long seed;
 	bool seed_given;
 	const char *metric_regex;	/* NULL: wall time is the metric */
+	const char *metric_name;	/* its label in the report */
 	regex_t metric;			/* compiled when metric_regex */
 	bool higher_is_better;
 	double target_pct;		/* 0: not asked */

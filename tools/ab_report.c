@@ -97,7 +97,7 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 	report->n_runs = n_runs;
 	if (opts->metric_regex) {
 		report->metrics[0] = (struct ab_metric_report){
-			.id = AB_METRIC_CUSTOM, .name = "metric",
+			.id = AB_METRIC_CUSTOM, .name = opts->metric_name,
 			.higher_is_better = opts->higher_is_better,
 		};
 		report->n_metrics = 1;
@@ -525,7 +525,7 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 		const struct stats_comparison *c = &m->cmp;
 		char marker[32];
 
-		/* names and markers are ours: no commas or quotes to escape */
+		/* names and markers have no commas or quotes (see --metric-name) */
 		fprintf(out, "%s,%d", m->name, m->higher_is_better);
 		csv_summary(out, &c->a);
 		csv_summary(out, &c->b);

@@ -106,9 +106,11 @@ static void test_parse_errors(void **state)
 	const char *no_value[] = { "ab", "--runs", NULL };
 	const char *two_ways[] = { "ab", "-k", "/tmp/k", "-S", "x", "--",
 				   "true", NULL };
+	const char *bad_name[] = { "ab", "-m", "x", "-N", "a,b", "--", "true",
+				   NULL };
 	const char **cases[] = { no_cmd, one_run, bad_order, hib, bad_re, same,
 				 bad_pct, bad_pct2, unknown, no_value,
-				 two_ways };
+				 two_ways, bad_name };
 	struct ab_options o;
 
 	(void)state;
@@ -274,8 +276,8 @@ static size_t make_runs(struct ab_run *runs, size_t per_arm)
 
 static void test_build_report(void **state)
 {
-	const char *argv[] = { "ab", "-m", "v=([0-9]+)", "-H", "-t", "2%",
-			       "--", "true", NULL };
+	const char *argv[] = { "ab", "-m", "v=([0-9]+)", "-N", "v", "-H", "-t",
+			       "2%", "--", "true", NULL };
 	struct ab_run runs[12];
 	size_t n = make_runs(runs, 6);
 	struct ab_report r;
@@ -288,6 +290,7 @@ static void test_build_report(void **state)
 	assert_int_equal(ab_build_report(&o, runs, n, &r), 0);
 	assert_int_equal(r.n_metrics, 4);
 	assert_int_equal(r.metrics[0].id, AB_METRIC_CUSTOM);
+	assert_string_equal(r.metrics[0].name, "v");
 	assert_int_equal(r.metrics[1].id, AB_METRIC_WALL);
 
 	/* the report's numbers are stats_compare's on the arm split */
