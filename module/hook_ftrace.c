@@ -7,6 +7,7 @@
  * livepatch) already owns a target, rather than silently overriding it.
  */
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 

@@ -21,8 +21,9 @@
 #include "compat.h"
 #include "vmpressure_ctl.h"
 
+/* Not shown under /sys/module: it would go stale at the first write. */
 static bool enabled = true;
-module_param(enabled, bool, 0444);
+module_param(enabled, bool, 0);
 MODULE_PARM_DESC(enabled, "Initial state: 1 = stock vmpressure (default), 0 = short-circuited");
 
 static char *method = "auto";
