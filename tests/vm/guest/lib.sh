@@ -1,0 +1,136 @@
+# Helpers shared by the guest tests and the demo (sourced by busybox sh).
+
+KNOB_DIR=/sys/kernel/vmpressure_ctl
+KNOB=$KNOB_DIR/enabled
+MODULE=/lib/modules/$(uname -r)/extra/vmpressure_ctl.ko
+ENABLED_FUNCTIONS=/sys/kernel/tracing/enabled_functions
+REASON_FILE=/tmp/vmtest-reason
+NOBODY=65534
+
+# Runs a command as uid/gid 65534 (the initramfs has a passwd entry "nobody"),
+# and fails the test if the switch did not happen, so that a broken switch
+# cannot pass as "permission denied".
+as_nobody() {
+	[ "$(su -s /bin/sh nobody -c 'id -u')" = "$NOBODY" ] || fail "cannot run commands as uid $NOBODY"
+	su -s /bin/sh nobody -c 'exec "$@"' as-nobody "$@"
+}
+
+# A test ends with `fail REASON` or `skip REASON`; returning 0 is a pass.
+fail() {
+	echo "$*" >"$REASON_FILE"
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "$*" >"$REASON_FILE"
+	exit 4
+}
+
+need_module() {
+	[ -e "$MODULE" ] || skip "vmpressure_ctl.ko was not built for this kernel"
+}
+
+need_measure() {
+	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
+	vmpctl measure --help >/dev/null 2>&1 || skip "vmpctl has no working measure command"
+}
+
+# memory.pressure_level only exists on a cgroup-v1 memory hierarchy.
+have_pressure_level() {
+	[ -e /sys/fs/cgroup/memory/memory.pressure_level ]
+}
+
+module_loaded() {
+	[ -d "$KNOB_DIR" ]
+}
+
+load_module() {
+	insmod "$MODULE" "$@" || fail "insmod vmpressure_ctl $* failed"
+	module_loaded || fail "insmod $* succeeded but $KNOB_DIR is missing"
+}
+
+unload_module() {
+	rmmod vmpressure_ctl || fail "rmmod vmpressure_ctl failed"
+	! module_loaded || fail "$KNOB_DIR still present after rmmod"
+}
+
+knob() {
+	cat "$KNOB"
+}
+
+skipped_count() {
+	cat "$KNOB_DIR/skipped"
+}
+
+set_knob() {
+	echo "$1" >"$KNOB" || fail "writing $1 to $KNOB failed"
+	[ "$(knob)" = "$1" ] || fail "wrote $1 to $KNOB but it reads $(knob)"
+}
+
+expect_knob() {
+	[ "$(knob)" = "$1" ] || fail "$2: knob reads $(knob), expected $1"
+}
+
+# Lines of tracefs enabled_functions naming a hook target.
+hooked_functions() {
+	while read -r target; do
+		grep -E "^$target[[:space:]]" "$ENABLED_FUNCTIONS" || true
+	done <"$KNOB_DIR/targets"
+}
+
+# Root of the memory cgroup hierarchy and the name of its limit file.
+memcg_root() {
+	if [ -d /sys/fs/cgroup/memory ]; then
+		echo /sys/fs/cgroup/memory
+	else
+		echo /sys/fs/cgroup
+	fi
+}
+
+memcg_limit_file() {
+	if [ -d /sys/fs/cgroup/memory ]; then
+		echo memory.limit_in_bytes
+	else
+		echo memory.max
+	fi
+}
+
+# Reclaim without vmpctl: busybox dd allocates a bs-sized buffer and fills it
+# from /dev/zero, so a buffer larger than the memcg limit is swapped to zram.
+HOG_CGROUP=$(memcg_root)/vmtest-hog
+HOG_LIMIT_MIB=24
+HOG_BUFFER_MIB=64
+
+hog_cgroup_create() {
+	[ -d "$HOG_CGROUP" ] || mkdir "$HOG_CGROUP"
+	echo $((HOG_LIMIT_MIB * 1024 * 1024)) >"$HOG_CGROUP/$(memcg_limit_file)"
+}
+
+# One pass of reclaim in the foreground.
+hog_once() {
+	hog_cgroup_create
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of=/dev/null bs="$2"M count=2 2>/dev/null' \
+		hog "$HOG_CGROUP" "$HOG_BUFFER_MIB" || fail "reclaim pass in $HOG_CGROUP failed"
+}
+
+# Reclaim in the background until hog_stop.
+hog_start() {
+	hog_cgroup_create
+	sh -c 'echo $$ >"$1/cgroup.procs" && while :; do dd if=/dev/zero of=/dev/null bs="$2"M count=2 2>/dev/null; done' \
+		hog "$HOG_CGROUP" "$HOG_BUFFER_MIB" &
+}
+
+hog_stop() {
+	local tries=0
+	[ -d "$HOG_CGROUP" ] || return 0
+	# cgroup files report size 0, so read them rather than test -s.
+	while [ -n "$(cat "$HOG_CGROUP/cgroup.procs")" ]; do
+		kill -9 $(cat "$HOG_CGROUP/cgroup.procs") 2>/dev/null || true
+		tries=$((tries + 1))
+		[ "$tries" -lt 100 ] || fail "reclaim processes in $HOG_CGROUP do not die"
+		sleep 0.1
+	done
+	wait 2>/dev/null || true
+	rmdir "$HOG_CGROUP"
+}

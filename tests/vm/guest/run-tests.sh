@@ -1,0 +1,78 @@
+# Runs every guest test in its own shell (so `set -e` holds inside it) and
+# writes the KTAP verdict to fd 3, which /init connects to the second serial
+# port; test output goes to the console only.
+set -eu
+. /vmtest/lib.sh
+
+TESTS="
+module_loads_stock
+module_param_disabled
+bad_writes_rejected
+unprivileged_write_denied
+tracefs_hooks_only_when_disabled
+skipped_follows_knob
+pressure_events_follow_knob
+events_after_rmmod_disabled
+toggles_under_reclaim
+load_unload_under_reclaim
+vmpctl_check_passes
+vmpctl_check_without_module
+vmpctl_disable_unprivileged
+vmpctl_check_sigint_cleans_up
+kernel_not_tainted
+"
+
+TEST_TIMEOUT=300
+
+# A hung test fails with the kernel's view of every blocked task and CPU on
+# the console (sysrq w and l) instead of stalling the whole lane.
+watch_test() {
+	sleep "$TEST_TIMEOUT"
+	echo "timed out after ${TEST_TIMEOUT}s" >"$REASON_FILE"
+	echo "vmtest: $1 still running after ${TEST_TIMEOUT}s, dumping blocked tasks and CPUs"
+	echo w >/proc/sysrq-trigger
+	echo l >/proc/sysrq-trigger
+	kill -9 "$2"
+}
+
+ktap() {
+	echo "$*" >&3
+	echo "ktap: $*"
+}
+
+# Every test starts with the module loaded in the stock state and no reclaim
+# running, whatever the previous test left behind.
+reset_state() {
+	hog_stop
+	[ -e "$MODULE" ] || return 0
+	module_loaded || insmod "$MODULE"
+	echo 1 >"$KNOB"
+}
+
+ktap "KTAP version 1"
+ktap "# kernel: $(uname -r), cgroup $(if have_pressure_level; then echo v1; else echo v2; fi)"
+ktap "1..$(echo $TESTS | wc -w)"
+reset_state
+[ ! -e "$KNOB_DIR/method" ] || ktap "# backend: $(cat "$KNOB_DIR/method")"
+
+n=0
+for t in $TESTS; do
+	n=$((n + 1))
+	rm -f "$REASON_FILE"
+	echo "=== $n $t (uptime $(cut -d' ' -f1 /proc/uptime)s)"
+	status=0
+	sh -eu -c '. /vmtest/lib.sh; . /vmtest/tests.sh; "$1"' test "$t" &
+	test_pid=$!
+	watch_test "$t" "$test_pid" &
+	watchdog_pid=$!
+	wait "$test_pid" || status=$?
+	kill "$watchdog_pid" 2>/dev/null || true
+	reason=$(cat "$REASON_FILE" 2>/dev/null || echo "exited with status $status")
+	case $status in
+	0) ktap "ok $n $t" ;;
+	4) ktap "ok $n $t # SKIP $reason" ;;
+	*) ktap "not ok $n $t # $reason" ;;
+	esac
+	reset_state
+done
+ktap "# tainted: $(cat /proc/sys/kernel/tainted)"

@@ -1,0 +1,334 @@
+# Guest tests, one function each, run by run-tests.sh in its own `sh -eu`.
+# Each starts with the module loaded and enabled=1; which ones apply is decided
+# from what this kernel has, never from the lane's name.
+
+# Targets the module must hook on this kernel: vmpressure_prio only where the
+# kernel still has it.
+expected_targets() {
+	echo vmpressure
+	if grep -q ' vmpressure_prio$' /proc/kallsyms; then echo vmpressure_prio; fi
+}
+
+# Lines of enabled_functions (ftrace, kprobes on ftrace) or of the kprobes
+# list that name TARGET.
+target_hooked() {
+	grep -qE "^$1[[:space:]]" "$ENABLED_FUNCTIONS" ||
+		grep -qE "[[:space:]]$1\+0x0([[:space:]]|$)" /sys/kernel/debug/kprobes/list 2>/dev/null
+}
+
+expect_unhooked() {
+	local target
+	for target in vmpressure vmpressure_prio; do
+		! target_hooked "$target" || fail "$1: $target is still hooked"
+	done
+}
+
+expect_hooked() {
+	local target
+	for target in $(expected_targets); do
+		target_hooked "$target" || fail "$1: $target is not hooked"
+	done
+}
+
+expect_skipped_grows() {
+	local before after
+	before=$(skipped_count)
+	hog_once
+	after=$(skipped_count)
+	[ "$after" -gt "$before" ] || fail "$1: skipped did not grow under reclaim ($before -> $after)"
+	echo "$1: skipped $before -> $after"
+}
+
+expect_skipped_still() {
+	local before after
+	before=$(skipped_count)
+	hog_once
+	after=$(skipped_count)
+	[ "$after" -eq "$before" ] || fail "$1: skipped moved under reclaim ($before -> $after)"
+	echo "$1: skipped stayed at $after"
+}
+
+# Number NAME from the one-line JSON of vmpctl measure (empty when null).
+json_number() {
+	sed -n "s/.*\"$1\":\([0-9][0-9]*\).*/\1/p" /tmp/measure.json
+}
+
+# Runs vmpctl measure; sets events (all levels) and skipped_delta.
+measure() {
+	local status=0
+	vmpctl measure --json >/tmp/measure.json || status=$?
+	[ "$status" -eq 0 ] || fail "vmpctl measure exited $status"
+	cat /tmp/measure.json
+	events=$(($(json_number low) + $(json_number medium) + $(json_number critical)))
+	skipped_delta=$(json_number skipped_delta)
+}
+
+# Issue 2 (a): events while stock, none while short-circuited (with skipped
+# growing), events again after re-enabling.
+expect_events_follow_knob() {
+	set_knob 1
+	measure
+	[ "$events" -gt 0 ] || fail "$1: no pressure events with enabled=1"
+	set_knob 0
+	measure
+	[ "$events" -eq 0 ] || fail "$1: $events pressure events with enabled=0"
+	[ "${skipped_delta:-0}" -gt 0 ] || fail "$1: skipped did not grow with enabled=0"
+	set_knob 1
+	measure
+	[ "$events" -gt 0 ] || fail "$1: no pressure events after enabled=1 again"
+}
+
+module_loads_stock() {
+	local method
+	need_module
+	unload_module
+	load_module
+	expect_knob 1 "after a plain insmod"
+	method=$(cat "$KNOB_DIR/method")
+	case $method in
+	ftrace | kprobe | direct) ;;
+	*) fail "method reads '$method'" ;;
+	esac
+	[ "$(stat -c %a "$KNOB")" = 644 ] || fail "$KNOB has mode $(stat -c %a "$KNOB"), expected 644"
+	[ "$(cat "$KNOB_DIR/targets")" = "$(expected_targets)" ] ||
+		fail "targets lists '$(cat "$KNOB_DIR/targets" | tr '\n' ' ')', expected '$(expected_targets | tr '\n' ' ')'"
+	[ "$(skipped_count)" -eq 0 ] || fail "skipped is $(skipped_count) right after load"
+	expect_unhooked "stock state after load"
+}
+
+# Issue 2 (e).
+module_param_disabled() {
+	need_module
+	unload_module
+	load_module enabled=0
+	expect_knob 0 "after insmod enabled=0"
+	expect_hooked "after insmod enabled=0"
+	expect_skipped_grows "loaded with enabled=0"
+}
+
+# A rejected write: EINVAL from the kernel and the state unchanged.
+expect_write_rejected() {
+	local before out
+	before=$(knob)
+	if out=$(dd if="$1" of="$KNOB" bs=8192 count=1 conv=notrunc 2>&1); then
+		fail "writing $2 in state $before succeeded"
+	fi
+	case $out in
+	*"Invalid argument"*) ;;
+	*) fail "writing $2: expected EINVAL, got: $out" ;;
+	esac
+	expect_knob "$before" "after writing $2"
+}
+
+# Issue 2 (c). "empty" is a bare newline (echo > enabled): a zero-byte write
+# never reaches a sysfs store method.
+bad_writes_rejected() {
+	local state value
+	need_module
+	for state in 1 0; do
+		set_knob "$state"
+		for value in 2 -1 abc '1 0'; do
+			printf '%s' "$value" >/tmp/bad-value
+			expect_write_rejected /tmp/bad-value "'$value'"
+		done
+		echo >/tmp/bad-value
+		expect_write_rejected /tmp/bad-value "an empty line"
+		{
+			printf '@'
+			head -c 4095 /dev/urandom
+		} >/tmp/bad-value
+		expect_write_rejected /tmp/bad-value "4 KiB of garbage"
+		if [ "$state" = 0 ]; then
+			expect_hooked "after rejected writes"
+		else
+			expect_unhooked "after rejected writes"
+		fi
+	done
+}
+
+# Issue 2 (d).
+unprivileged_write_denied() {
+	local state out
+	need_module
+	for state in 1 0; do
+		set_knob "$state"
+		if out=$(as_nobody sh -c "echo $((1 - state)) >$KNOB" 2>&1); then
+			fail "uid $NOBODY wrote $((1 - state)) to $KNOB"
+		fi
+		case $out in
+		*"Permission denied"*) ;;
+		*) fail "uid $NOBODY writing $KNOB: expected EACCES, got: $out" ;;
+		esac
+		expect_knob "$state" "after uid $NOBODY tried to write"
+	done
+}
+
+# Issue 2 (h): nothing registered in the stock state.
+tracefs_hooks_only_when_disabled() {
+	need_module
+	expect_unhooked "enabled=1 after load"
+	set_knob 0
+	expect_hooked "enabled=0"
+	set_knob 1
+	expect_unhooked "enabled=1 again"
+	set_knob 0
+	expect_hooked "enabled=0 again"
+}
+
+# Issue 2 (b), on every kernel: the short-circuit is what counts.
+skipped_follows_knob() {
+	need_module
+	set_knob 0
+	expect_skipped_grows "enabled=0"
+	set_knob 1
+	expect_skipped_still "enabled=1"
+	set_knob 0
+	expect_skipped_grows "enabled=0 again"
+}
+
+# Issue 2 (a), where cgroup-v1 memory.pressure_level exists.
+pressure_events_follow_knob() {
+	need_module
+	have_pressure_level || skip "no memory.pressure_level on this kernel (cgroup v2 only): skipped_follows_knob covers it"
+	need_measure
+	expect_events_follow_knob "events"
+}
+
+# Issue 2 (a), last part, and issue 2 (5): rmmod from the disabled state
+# leaves the stock path.
+events_after_rmmod_disabled() {
+	need_module
+	set_knob 0
+	unload_module
+	expect_unhooked "after rmmod with enabled=0"
+	have_pressure_level || return 0
+	need_measure
+	measure
+	[ "$events" -gt 0 ] || fail "no pressure events after rmmod in the disabled state"
+}
+
+# Issue 2 (f).
+toggles_under_reclaim() {
+	local i=0
+	need_module
+	hog_start
+	while [ "$i" -lt 100 ]; do
+		set_knob $((i % 2 == 0 ? 0 : 1))
+		i=$((i + 1))
+		[ $((i % 10)) -ne 0 ] || echo "toggles: $i, skipped $(skipped_count)"
+	done
+	hog_stop
+	expect_unhooked "after 100 toggles"
+	skipped_follows_knob
+	have_pressure_level || return 0
+	need_measure
+	expect_events_follow_knob "after 100 toggles"
+}
+
+# The hook is live under reclaim: skipped moves within a few seconds.
+wait_skipped_moves() {
+	local tries=0
+	while [ "$(skipped_count)" -eq 0 ]; do
+		tries=$((tries + 1))
+		[ "$tries" -le 100 ] || fail "$1: skipped stayed 0 for 10 s under reclaim"
+		sleep 0.1
+	done
+}
+
+# Issue 2 (g): rmmod in both states while reclaim runs.
+load_unload_under_reclaim() {
+	local i=0
+	need_module
+	unload_module
+	hog_start
+	while [ "$i" -lt 20 ]; do
+		if [ $((i % 2)) -eq 0 ]; then
+			load_module enabled=0
+			wait_skipped_moves "cycle $i"
+		else
+			load_module
+			set_knob 0
+			set_knob 1
+		fi
+		unload_module
+		expect_unhooked "cycle $i after rmmod"
+		i=$((i + 1))
+		echo "load/unload cycles: $i"
+	done
+	hog_stop
+}
+
+need_vmpctl() {
+	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
+}
+
+# Issue 3: the proof command passes and leaves the knob as it found it.
+vmpctl_check_passes() {
+	local status=0
+	need_module
+	need_vmpctl
+	vmpctl check || status=$?
+	[ "$status" -eq 0 ] || fail "vmpctl check exited $status"
+	expect_knob 1 "after vmpctl check"
+}
+
+vmpctl_check_without_module() {
+	local status=0 out
+	need_module
+	need_vmpctl
+	unload_module
+	out=$(vmpctl check 2>&1) || status=$?
+	echo "$out"
+	[ "$status" -eq 3 ] || fail "vmpctl check without the module exited $status, expected 3"
+	case $out in
+	*"vmpressure_ctl is not loaded"*) ;;
+	*) fail "vmpctl check without the module said: $out" ;;
+	esac
+}
+
+vmpctl_disable_unprivileged() {
+	local status=0
+	need_module
+	need_vmpctl
+	as_nobody vmpctl disable || status=$?
+	[ "$status" -eq 3 ] || fail "vmpctl disable as uid $NOBODY exited $status, expected 3"
+	expect_knob 1 "after vmpctl disable as uid $NOBODY"
+}
+
+memcg_children() {
+	find "$(memcg_root)" -mindepth 1 -type d | sort
+}
+
+# Issue 3: Ctrl-C (SIGINT to every vmpctl process, as a terminal sends it to
+# the foreground group) during the disabled phase of check.
+vmpctl_check_sigint_cleans_up() {
+	local before status=0
+	need_module
+	need_vmpctl
+	before=$(memcg_children)
+	rm -f /tmp/sigint-sent
+	(
+		tries=0
+		# Stop waiting when check is gone (it may fail before its second phase).
+		while [ "$(knob)" != 0 ] && [ "$tries" -lt 1200 ]; do
+			[ "$tries" -lt 50 ] || pidof vmpctl >/dev/null || break
+			tries=$((tries + 1))
+			sleep 0.1
+		done
+		[ "$(knob)" = 0 ] && echo disabled-phase >/tmp/sigint-sent
+		kill -INT $(pidof vmpctl) 2>/dev/null || true
+	) &
+	vmpctl check || status=$?
+	wait
+	[ -e /tmp/sigint-sent ] || fail "vmpctl check never reached its enabled=0 phase"
+	[ "$status" -ne 0 ] || fail "vmpctl check exited 0 although interrupted"
+	expect_knob 1 "after SIGINT during check"
+	[ "$(memcg_children)" = "$before" ] || fail "cgroups left after SIGINT: $(memcg_children | tr '\n' ' ')"
+	[ -z "$(pidof vmpctl)" ] || fail "vmpctl processes left after SIGINT: $(pidof vmpctl)"
+}
+
+kernel_not_tainted() {
+	local tainted
+	tainted=$(cat /proc/sys/kernel/tainted)
+	[ $((tainted & ~(4096 | 8192))) -eq 0 ] || fail "tainted is $tainted: bits other than O and E"
+}
