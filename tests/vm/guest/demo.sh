@@ -6,6 +6,6 @@ set -eu
 echo "== vmpressure_ctl on Debian $(uname -r)"
 [ -e "$MODULE" ] || { echo "vmpressure_ctl.ko was not built for this kernel"; exit 1; }
 command -v vmpctl >/dev/null || { echo "vmpctl is not in the initramfs"; exit 1; }
-insmod "$MODULE"
+insmod "$MODULE" $MODULE_PARAMS
 vmpctl status
 vmpctl check

@@ -5,6 +5,8 @@ KNOB=$KNOB_DIR/enabled
 MODULE=/lib/modules/$(uname -r)/extra/vmpressure_ctl.ko
 ENABLED_FUNCTIONS=/sys/kernel/tracing/enabled_functions
 REASON_FILE=/tmp/vmtest-reason
+# Extra insmod parameters from the host (VMPCTL_VM_MODULE_PARAMS), e.g. method=kprobe.
+MODULE_PARAMS=$(cat /etc/vmtest/module-params)
 NOBODY=65534
 
 # Runs a command as uid/gid 65534 (the initramfs has a passwd entry "nobody"),
@@ -46,7 +48,7 @@ module_loaded() {
 }
 
 load_module() {
-	insmod "$MODULE" "$@" || fail "insmod vmpressure_ctl $* failed"
+	insmod "$MODULE" $MODULE_PARAMS "$@" || fail "insmod vmpressure_ctl $* failed"
 	module_loaded || fail "insmod $* succeeded but $KNOB_DIR is missing"
 }
 

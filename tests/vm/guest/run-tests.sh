@@ -45,7 +45,7 @@ ktap() {
 reset_state() {
 	hog_stop
 	[ -e "$MODULE" ] || return 0
-	module_loaded || insmod "$MODULE"
+	module_loaded || insmod "$MODULE" $MODULE_PARAMS
 	echo 1 >"$KNOB"
 }
 
