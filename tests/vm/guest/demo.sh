@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # The demo the README's main-job command shows: load the module and let
 # vmpctl prove the on/off difference. Extend it by appending commands.
 set -eu

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Helpers shared by the guest tests and the demo (sourced by busybox sh).
 
 KNOB_DIR=/sys/kernel/vmpressure_ctl
@@ -74,13 +75,6 @@ expect_knob() {
 	[ "$(knob)" = "$1" ] || fail "$2: knob reads $(knob), expected $1"
 }
 
-# Lines of tracefs enabled_functions naming a hook target.
-hooked_functions() {
-	while read -r target; do
-		grep -E "^$target[[:space:]]" "$ENABLED_FUNCTIONS" || true
-	done <"$KNOB_DIR/targets"
-}
-
 # Root of the memory cgroup hierarchy and the name of its limit file.
 memcg_root() {
 	if [ -d /sys/fs/cgroup/memory ]; then
@@ -128,7 +122,7 @@ hog_stop() {
 	[ -d "$HOG_CGROUP" ] || return 0
 	# cgroup files report size 0, so read them rather than test -s.
 	while [ -n "$(cat "$HOG_CGROUP/cgroup.procs")" ]; do
-		kill -9 $(cat "$HOG_CGROUP/cgroup.procs") 2>/dev/null || true
+		xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
 		tries=$((tries + 1))
 		[ "$tries" -lt 100 ] || fail "reclaim processes in $HOG_CGROUP do not die"
 		sleep 0.1

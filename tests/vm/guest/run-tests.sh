@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Runs every guest test in its own shell (so `set -e` holds inside it) and
 # writes the KTAP verdict to fd 3, which /init connects to the second serial
 # port; test output goes to the console only.

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Guest tests, one function each, run by run-tests.sh in its own `sh -eu`.
 # Each starts with the module loaded and enabled=1; which ones apply is decided
 # from what this kernel has, never from the lane's name.
@@ -91,7 +92,7 @@ module_loads_stock() {
 	esac
 	[ "$(stat -c %a "$KNOB")" = 644 ] || fail "$KNOB has mode $(stat -c %a "$KNOB"), expected 644"
 	[ "$(cat "$KNOB_DIR/targets")" = "$(expected_targets)" ] ||
-		fail "targets lists '$(cat "$KNOB_DIR/targets" | tr '\n' ' ')', expected '$(expected_targets | tr '\n' ' ')'"
+		fail "targets lists '$(tr '\n' ' ' <"$KNOB_DIR/targets")', expected '$(expected_targets | tr '\n' ' ')'"
 	[ "$(skipped_count)" -eq 0 ] || fail "skipped is $(skipped_count) right after load"
 	expect_unhooked "stock state after load"
 }
@@ -316,7 +317,7 @@ vmpctl_check_sigint_cleans_up() {
 			sleep 0.1
 		done
 		[ "$(knob)" = 0 ] && echo disabled-phase >/tmp/sigint-sent
-		kill -INT $(pidof vmpctl) 2>/dev/null || true
+		pidof vmpctl | xargs -r kill -INT 2>/dev/null || true
 	) &
 	vmpctl check || status=$?
 	wait
