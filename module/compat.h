@@ -48,6 +48,19 @@ static __always_inline void vmpc_ftrace_regs_set_ip(struct ftrace_regs *fregs,
 #endif /* VMPC_HAVE_FTRACE_REGS */
 
 /*
+ * Forgets every function in ops' filter. Where ftrace_free_filter() is not
+ * exported (5.10), resetting the filter to nothing frees the same hash.
+ */
+static inline void vmpc_ftrace_free_filter(struct ftrace_ops *ops)
+{
+#ifdef VMPC_EXPORTS_FTRACE_FREE_FILTER
+	ftrace_free_filter(ops);
+#else
+	ftrace_set_filter(ops, NULL, 0, 1);
+#endif
+}
+
+/*
  * ftrace direct calls, where the kernel has and exports them and we have a
  * trampoline for the architecture: 5.16 to 6.4 name the ops-based API
  * register_ftrace_direct_multi(); 6.5 renamed it register_ftrace_direct()

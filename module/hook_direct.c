@@ -43,7 +43,7 @@ static int vmpc_direct_detach(void)
 static void vmpc_direct_release(void)
 {
 	if (vmpc_direct_nr_resolved)
-		ftrace_free_filter(&vmpc_direct_ops);
+		vmpc_ftrace_free_filter(&vmpc_direct_ops);
 	vmpc_direct_nr_resolved = 0;
 }
 

@@ -86,7 +86,7 @@ static int vmpc_ftrace_detach(void)
 static void vmpc_ftrace_release(void)
 {
 	if (vmpc_ftrace_nr_resolved)
-		ftrace_free_filter(&vmpc_ftrace_ops);
+		vmpc_ftrace_free_filter(&vmpc_ftrace_ops);
 	vmpc_ftrace_nr_resolved = 0;
 }
 

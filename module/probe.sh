@@ -52,6 +52,10 @@ probe VMPC_HAVE_FTRACE_REGS_SET_INSTRUCTION_POINTER \
 probe VMPC_HAVE_FTRACE_INSTRUCTION_POINTER_SET \
 	'ftrace_instruction_pointer_set' "$arch_ftrace_h"
 
+# ftrace_free_filter() is exported since 6.3 (and in 6.1 stable).
+probe VMPC_EXPORTS_FTRACE_FREE_FILTER \
+	'[[:space:]]ftrace_free_filter[[:space:]]' "$symvers"
+
 # ftrace direct calls: 5.16 to 6.4 register_ftrace_direct_multi(ops, addr);
 # 6.5 renamed it register_ftrace_direct(ops, addr) and gave unregister a
 # free_filters argument. Only usable when the kernel exports it.
