@@ -49,19 +49,23 @@ expect_skipped_still() {
 	echo "$1: skipped stayed at $after"
 }
 
-# Number NAME from the one-line JSON of vmpctl measure (empty when null).
+# Number NAME from one line of JSON in FILE (empty when null).
 json_number() {
-	sed -n "s/.*\"$1\":\([0-9][0-9]*\).*/\1/p" /tmp/measure.json
+	sed -n "s/.*\"$1\":\([0-9][0-9]*\).*/\1/p" "$2"
 }
 
-# Runs vmpctl measure; sets events (all levels) and skipped_delta.
+# Sets events (all levels) and skipped_delta from FILE, one measurement's JSON.
+read_measurement() {
+	events=$(($(json_number low "$1") + $(json_number medium "$1") + $(json_number critical "$1")))
+	skipped_delta=$(json_number skipped_delta "$1")
+}
+
 measure() {
 	local status=0
 	vmpctl measure --json >/tmp/measure.json || status=$?
 	[ "$status" -eq 0 ] || fail "vmpctl measure exited $status"
 	cat /tmp/measure.json
-	events=$(($(json_number low) + $(json_number medium) + $(json_number critical)))
-	skipped_delta=$(json_number skipped_delta)
+	read_measurement /tmp/measure.json
 }
 
 # Issue 2 (a): events while stock, none while short-circuited (with skipped
@@ -263,14 +267,33 @@ need_vmpctl() {
 	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
 }
 
-# Issue 3: the proof command passes and leaves the knob as it found it.
+# Issue 3: the proof command passes, its numbers say what its verdict says,
+# and it leaves the knob as it found it.
 vmpctl_check_passes() {
-	local status=0
+	local status=0 phase knob
 	need_module
 	need_vmpctl
-	vmpctl check || status=$?
+	vmpctl check --json >/tmp/check.json || status=$?
+	cat /tmp/check.json
 	[ "$status" -eq 0 ] || fail "vmpctl check exited $status"
 	expect_knob 1 "after vmpctl check"
+	sed 's/{"phase":/\n/g' /tmp/check.json | sed -n '2,$p' >/tmp/check.phases
+	[ "$(wc -l </tmp/check.phases)" -eq 3 ] || fail "vmpctl check --json has no three phases"
+	phase=0
+	while read -r line; do
+		phase=$((phase + 1))
+		echo "$line" >/tmp/check.phase
+		knob=$(json_number knob /tmp/check.phase)
+		[ "$knob" = $((phase % 2)) ] || fail "check phase $phase ran with knob $knob"
+		read_measurement /tmp/check.phase
+		if [ "$knob" = 1 ]; then
+			[ "$skipped_delta" = 0 ] || fail "check phase $phase: skipped grew by $skipped_delta while stock"
+			! have_pressure_level || [ "$events" -gt 0 ] || fail "check phase $phase: no events while stock"
+		else
+			[ "${skipped_delta:-0}" -gt 0 ] || fail "check phase $phase: skipped did not grow while disabled"
+			! have_pressure_level || [ "$events" -eq 0 ] || fail "check phase $phase: $events events while disabled"
+		fi
+	done </tmp/check.phases
 }
 
 vmpctl_check_without_module() {
