@@ -3,7 +3,7 @@
 # script): numbers only, never a verdict. bench/run starts it. Three tables:
 # 1. ns per vmpressure() call, 2. toggle latency, 3. the pft A/B.
 set -eu
-# shellcheck source=../tests/vm/guest/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../tests/vm/guest/lib.sh
 . /vmtest/lib.sh
 
 BENCH_MODULE=/lib/modules/$(uname -r)/extra/vmpressure_bench.ko
