@@ -54,9 +54,13 @@ json_number() {
 	sed -n "s/.*\"$1\":\([0-9][0-9]*\).*/\1/p" "$2"
 }
 
-# Sets events (all levels) and skipped_delta from FILE, one measurement's JSON.
+# Sets events (all levels; empty when null, as on cgroup v2) and
+# skipped_delta from FILE, one measurement's JSON.
 read_measurement() {
-	events=$(($(json_number low "$1") + $(json_number medium "$1") + $(json_number critical "$1")))
+	events=
+	if grep -q '"events":{' "$1"; then
+		events=$(($(json_number low "$1") + $(json_number medium "$1") + $(json_number critical "$1")))
+	fi
 	skipped_delta=$(json_number skipped_delta "$1")
 }
 
