@@ -81,6 +81,8 @@ pft_row() {
 }
 
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+echo "Under TCG every ns is emulated time: compare the ratios, not absolute numbers."
+echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
 echo
 
 echo "== 1. cost per vmpressure() call, ns (vmpressure_bench calls it through its address)"
