@@ -9,9 +9,10 @@
  * kernel text are not policed: the module refuses IBT and CFI kernels.
  *
  * Reading /sys/kernel/debug/vmpressure_bench/cost runs the measurement and
- * prints "NAME MEDIAN MIN MAX" lines, in ns per call, for "floor" and
- * "vmpressure": the median, minimum and maximum over `repeats` timed runs
- * of `calls` calls each, the two functions alternating run by run.
+ * prints a "# calls N repeats R, ..." line, then "NAME MEDIAN MIN MAX" lines
+ * in ns per call for "floor" and "vmpressure": the median, minimum and
+ * maximum over R timed runs of N calls each, the two functions alternating
+ * run by run after one untimed run of each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +31,8 @@
 #include <linux/string.h>
 
 #define VMPB_MAX_REPEATS 101
+/* Keeps each interrupts-off run well below the lockup detectors' limits. */
+#define VMPB_MAX_CALLS 1000000
 /* ns are reported with this many fractional digits */
 #define VMPB_SCALE 1000
 
@@ -40,7 +43,7 @@ typedef void (*vmpb_fn)(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 
 static unsigned int calls = 10000;
 module_param(calls, uint, 0644);
-MODULE_PARM_DESC(calls, "Calls per timed run (default 10000)");
+MODULE_PARM_DESC(calls, "Calls per timed run, 1..1000000 (default 10000)");
 
 static unsigned int repeats = 21;
 module_param(repeats, uint, 0644);
@@ -119,7 +122,7 @@ static int vmpb_cost_show(struct seq_file *m, void *unused)
 	vmpb_fn target = READ_ONCE(vmpb_vmpressure);
 	unsigned int i;
 
-	if (!n || n > VMPB_MAX_REPEATS || !per_run)
+	if (!n || n > VMPB_MAX_REPEATS || !per_run || per_run > VMPB_MAX_CALLS)
 		return -EINVAL;
 
 	mutex_lock(&vmpb_lock);
