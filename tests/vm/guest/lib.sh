@@ -39,9 +39,19 @@ need_measure() {
 	vmpctl measure --help >/dev/null 2>&1 || skip "vmpctl has no working measure command"
 }
 
-# memory.pressure_level only exists on a cgroup-v1 memory hierarchy.
+have_memcg_v1() {
+	[ -d /sys/fs/cgroup/memory ]
+}
+
+# Pressure notifications need memory.pressure_level (cgroup-v1 memory
+# hierarchy only) and a cgroup.event_control that takes registrations:
+# PREEMPT_RT kernels refuse every line with EOPNOTSUPP before parsing it,
+# the others reject this malformed one with EINVAL.
 have_pressure_level() {
-	[ -e /sys/fs/cgroup/memory/memory.pressure_level ]
+	[ -e /sys/fs/cgroup/memory/memory.pressure_level ] || return 1
+	case $(echo probe | dd of=/sys/fs/cgroup/memory/cgroup.event_control conv=notrunc 2>&1) in
+	*"not supported"*) return 1 ;;
+	esac
 }
 
 module_loaded() {

@@ -51,7 +51,7 @@ reset_state() {
 }
 
 ktap "KTAP version 1"
-ktap "# kernel: $(uname -r), cgroup $(if have_pressure_level; then echo v1; else echo v2; fi)"
+ktap "# kernel: $(uname -r), cgroup $(if have_memcg_v1; then echo v1; else echo v2; fi), pressure events $(if have_pressure_level; then echo yes; else echo no; fi)"
 ktap "1..$(echo $TESTS | wc -w)"
 reset_state
 [ ! -e "$KNOB_DIR/method" ] || ktap "# backend: $(cat "$KNOB_DIR/method")"
