@@ -13,9 +13,16 @@
  */
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
+#ifdef VMPC_SYM_FUNC_START_LACKS_ENDBR
+#include <asm/ibt.h>
+#endif
 
 	.text
 SYM_FUNC_START(vmpc_direct_tramp)
+#ifdef VMPC_SYM_FUNC_START_LACKS_ENDBR
+	/* Its address is taken: objtool wants it to be a valid IBT target. */
+	ENDBR
+#endif
 	addq	$8, %rsp
 	UNWIND_HINT_FUNC
 	jmp	vmpc_stub

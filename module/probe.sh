@@ -70,4 +70,15 @@ probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT \
 probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT_MULTI \
 	'[[:space:]]register_ftrace_direct_multi[[:space:]]' "$symvers"
 
+# SYM_FUNC_START stopped emitting ENDBR (7.x): an assembly function whose
+# address the module hands out then needs its own under IBT.
+sym_func_start=$(sed -n '/define SYM_FUNC_START(name)/,/^$/p' \
+	"$srctree/arch/$srcarch/include/asm/linkage.h" 2>/dev/null)
+if [ -e "$srctree/arch/$srcarch/include/asm/ibt.h" ] &&
+	[ -n "$sym_func_start" ] && ! echo "$sym_func_start" | grep -q ENDBR; then
+	echo "#define VMPC_SYM_FUNC_START_LACKS_ENDBR 1"
+else
+	echo "/* #undef VMPC_SYM_FUNC_START_LACKS_ENDBR */"
+fi
+
 echo "#endif /* VMPC_CONFIG_H */"
