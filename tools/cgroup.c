@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <linux/magic.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -235,11 +237,15 @@ int memcg_open_existing(const char *path, struct memcg *cg)
 	return 0;
 }
 
-int memcg_attach_pid(const struct memcg *cg, pid_t pid)
+int memcg_enter_child(const struct memcg *cg)
 {
 	char text[32];
 
-	snprintf(text, sizeof(text), "%ld\n", (long)pid);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 	return write_memcg_file(cg, "cgroup.procs", text);
 }
 

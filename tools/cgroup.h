@@ -51,7 +51,12 @@ int memcg_open_existing(const char *path, struct memcg *cg);
 int memcg_file(const struct memcg *cg, const char *name, char *buf,
 	       size_t size);
 
-int memcg_attach_pid(const struct memcg *cg, pid_t pid);
+/*
+ * For a freshly forked worker child: die with vmpctl, take the default
+ * action on ^C like any foreground process, and move into cg.
+ * Returns 0 or -errno.
+ */
+int memcg_enter_child(const struct memcg *cg);
 
 /* Limit in bytes; UINT64_MAX when unlimited. */
 int memcg_read_limit(const struct memcg *cg, uint64_t *limit);

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -375,11 +374,7 @@ static void run_child(const struct memcg *cg, const struct pft_options *opts,
 	struct pft_result result;
 	int err;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	err = memcg_attach_pid(cg, getpid());
+	err = memcg_enter_child(cg);
 	if (err) {
 		vmpctl_error("pft: moving into %s: %s", cg->path, strerror(-err));
 		_exit(PFT_EXIT_ATTACH);

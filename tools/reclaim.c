@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,12 +56,7 @@ static void run_child(const struct memcg *cg, const struct reclaim_job *job)
 {
 	int err;
 
-	/* Die with vmpctl, and on ^C like any foreground process. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	err = memcg_attach_pid(cg, getpid());
+	err = memcg_enter_child(cg);
 	if (err) {
 		vmpctl_error("moving the reclaim child into %s: %s", cg->path,
 			     strerror(-err));
