@@ -29,6 +29,11 @@ enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM };
 enum ab_format { AB_FORMAT_TABLE, AB_FORMAT_JSON, AB_FORMAT_CSV };
 enum ab_arm { AB_ARM_A, AB_ARM_B };
 
+static inline const char *ab_arm_name(enum ab_arm arm)
+{
+	return arm == AB_ARM_A ? "A" : "B";
+}
+
 struct ab_options {
 	unsigned int runs;		/* per arm before --until-precision */
 	unsigned int warmup;

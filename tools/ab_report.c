@@ -23,25 +23,65 @@ static double metric_value(const struct ab_run *run, enum ab_metric_id id)
 	return NAN;
 }
 
-static int compare_metric(const struct ab_run *runs, size_t n_runs,
-			  struct ab_metric_report *m)
-{
-	double *a = malloc(n_runs * sizeof(*a));
-	double *b = malloc(n_runs * sizeof(*b));
-	size_t n_a = 0, n_b = 0;
-	int err;
+/* The value a report takes from one run; false leaves the run out. */
+typedef bool (*run_value_fn)(const struct ab_run *run, enum ab_metric_id id,
+			     double *value);
 
-	if (!a || !b) {
-		free(a);
-		free(b);
+static bool every_run_metric(const struct ab_run *run, enum ab_metric_id id,
+			     double *value)
+{
+	*value = metric_value(run, id);
+	return true;
+}
+
+static bool toggled_run_latency(const struct ab_run *run,
+				enum ab_metric_id id, double *value)
+{
+	(void)id;
+	*value = run->knob_write_s;
+	return run->knob_toggled;
+}
+
+/*
+ * Splits value(run, id) of every run into arm A's and arm B's arrays
+ * (n_runs each, caller frees both) and counts them.
+ */
+static int split_by_arm(const struct ab_run *runs, size_t n_runs,
+			run_value_fn value, enum ab_metric_id id,
+			double **a, size_t *n_a, double **b, size_t *n_b)
+{
+	*a = malloc(n_runs * sizeof(**a));
+	*b = malloc(n_runs * sizeof(**b));
+	*n_a = *n_b = 0;
+	if (!*a || !*b) {
+		free(*a);
+		free(*b);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n_runs; i++) {
+		double v;
+
+		if (!value(&runs[i], id, &v))
+			continue;
 		if (runs[i].arm == AB_ARM_A)
-			a[n_a++] = metric_value(&runs[i], m->id);
+			(*a)[(*n_a)++] = v;
 		else
-			b[n_b++] = metric_value(&runs[i], m->id);
+			(*b)[(*n_b)++] = v;
 	}
+	return 0;
+}
+
+static int compare_metric(const struct ab_run *runs, size_t n_runs,
+			  struct ab_metric_report *m)
+{
+	double *a, *b;
+	size_t n_a, n_b;
+	int err;
+
+	err = split_by_arm(runs, n_runs, every_run_metric, m->id, &a, &n_a, &b,
+			   &n_b);
+	if (err)
+		return err;
 	err = stats_compare(a, n_a, b, n_b, &m->cmp);
 	free(a);
 	free(b);
@@ -52,23 +92,14 @@ static int compare_metric(const struct ab_run *runs, size_t n_runs,
 static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
 			     struct ab_report *report)
 {
-	double *to_a = malloc(n_runs * sizeof(*to_a));
-	double *to_b = malloc(n_runs * sizeof(*to_b));
-	size_t n_a = 0, n_b = 0;
+	double *to_a, *to_b;
+	size_t n_a, n_b;
+	int err;
 
-	if (!to_a || !to_b) {
-		free(to_a);
-		free(to_b);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n_runs; i++) {
-		if (!runs[i].knob_toggled)
-			continue;
-		if (runs[i].arm == AB_ARM_A)
-			to_a[n_a++] = runs[i].knob_write_s;
-		else
-			to_b[n_b++] = runs[i].knob_write_s;
-	}
+	err = split_by_arm(runs, n_runs, toggled_run_latency, AB_METRIC_WALL,
+			   &to_a, &n_a, &to_b, &n_b);
+	if (err)
+		return err;
 	/* an empty direction stays n = 0 */
 	stats_summarize(to_a, n_a, &report->toggle_to_a);
 	stats_summarize(to_b, n_b, &report->toggle_to_b);
@@ -133,11 +164,6 @@ const char *ab_verdict(const struct ab_metric_report *m)
 	if (!m->cmp.significant)
 		return "~";
 	return b_higher == m->higher_is_better ? "B better" : "B worse";
-}
-
-static const char *arm_name(enum ab_arm arm)
-{
-	return arm == AB_ARM_A ? "A" : "B";
 }
 
 static void print_command(FILE *out, char **cmd)
@@ -393,7 +419,7 @@ static void json_metric(FILE *out, const struct ab_metric_report *m,
 
 static void json_run(FILE *out, const struct ab_run *run)
 {
-	fprintf(out, "{\"arm\":\"%s\",\"wall_s\":", arm_name(run->arm));
+	fprintf(out, "{\"arm\":\"%s\",\"wall_s\":", ab_arm_name(run->arm));
 	json_number(out, run->wall_s);
 	fputs(",\"user_s\":", out);
 	json_number(out, run->user_s);

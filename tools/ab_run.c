@@ -262,11 +262,6 @@ static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
 	return 0;
 }
 
-static const char *arm_label(enum ab_arm arm)
-{
-	return arm == AB_ARM_A ? "A" : "B";
-}
-
 static void report_warnings(const struct ab_session *s, size_t index,
 			    const struct ab_run *run)
 {
@@ -274,7 +269,7 @@ static void report_warnings(const struct ab_session *s, size_t index,
 
 	if (w & AB_WARN_NO_RECLAIM)
 		vmpctl_error("ab: WARNING: run %zu (arm %s) did no reclaim (pgscan +0): vmpressure() never ran, so this run cannot show a difference",
-			     index, arm_label(run->arm));
+			     index, ab_arm_name(run->arm));
 	if (w & AB_WARN_B_NOT_SKIPPED)
 		vmpctl_error("ab: WARNING: run %zu (arm B) reclaimed but skipped did not grow: the knob did not short-circuit vmpressure()",
 			     index);
@@ -289,7 +284,7 @@ static void print_progress(const struct ab_session *s, const char *what,
 	if (s->opts.quiet)
 		return;
 	fprintf(stderr, "ab: %s %zu/%zu %s: wall %.3f s, user %.3f s, sys %.3f s",
-		what, index, total, arm_label(run->arm), run->wall_s,
+		what, index, total, ab_arm_name(run->arm), run->wall_s,
 		run->user_s, run->sys_s);
 	if (s->opts.metric_regex)
 		fprintf(stderr, ", metric %.6g", run->metric);
@@ -332,11 +327,11 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
 			vmpctl_error("ab: %s %zu (arm %s): %s was killed by signal %d (%s)",
-				     what, index, arm_label(arm), s->opts.cmd[0],
+				     what, index, ab_arm_name(arm), s->opts.cmd[0],
 				     WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
 			vmpctl_error("ab: %s %zu (arm %s): %s exited with status %d",
-				     what, index, arm_label(arm), s->opts.cmd[0],
+				     what, index, ab_arm_name(arm), s->opts.cmd[0],
 				     WEXITSTATUS(status));
 		print_failed_output(s);
 		return -ECHILD;
@@ -345,7 +340,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		err = ab_extract_metric(&s->opts.metric, s->output, &run->metric);
 		if (err) {
 			vmpctl_error("ab: %s %zu (arm %s): --metric /%s/ %s in the output",
-				     what, index, arm_label(arm), s->opts.metric_regex,
+				     what, index, ab_arm_name(arm), s->opts.metric_regex,
 				     err == -ENOENT ? "matches nothing" :
 				     "matches no number");
 			print_failed_output(s);
