@@ -2,11 +2,13 @@
 # The demo the README's main-job command shows: load the module and let
 # vmpctl prove the on/off difference. Extend it by appending commands.
 set -eu
+# shellcheck source=tests/vm/guest/lib.sh
 . /vmtest/lib.sh
 
 echo "== vmpressure_ctl on Debian $(uname -r)"
 [ -e "$MODULE" ] || { echo "vmpressure_ctl.ko was not built for this kernel"; exit 1; }
 command -v vmpctl >/dev/null || { echo "vmpctl is not in the initramfs"; exit 1; }
+# shellcheck disable=SC2086 # one word per parameter
 insmod "$MODULE" $MODULE_PARAMS
 vmpctl status
 vmpctl check

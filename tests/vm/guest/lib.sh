@@ -4,6 +4,7 @@
 KNOB_DIR=/sys/kernel/vmpressure_ctl
 KNOB=$KNOB_DIR/enabled
 MODULE=/lib/modules/$(uname -r)/extra/vmpressure_ctl.ko
+# shellcheck disable=SC2034 # used by tests.sh
 ENABLED_FUNCTIONS=/sys/kernel/tracing/enabled_functions
 REASON_FILE=/tmp/vmtest-reason
 # Extra insmod parameters from the host (VMPCTL_VM_MODULE_PARAMS), e.g. method=kprobe.
@@ -59,6 +60,7 @@ module_loaded() {
 }
 
 load_module() {
+	# shellcheck disable=SC2086 # one word per parameter
 	insmod "$MODULE" $MODULE_PARAMS "$@" || fail "insmod vmpressure_ctl $* failed"
 	module_loaded || fail "insmod $* succeeded but $KNOB_DIR is missing"
 }

@@ -3,6 +3,7 @@
 # writes the KTAP verdict to fd 3, which /init connects to the second serial
 # port; test output goes to the console only.
 set -eu
+# shellcheck source=tests/vm/guest/lib.sh
 . /vmtest/lib.sh
 
 TESTS="
@@ -46,12 +47,14 @@ ktap() {
 reset_state() {
 	hog_stop
 	[ -e "$MODULE" ] || return 0
+	# shellcheck disable=SC2086 # one word per parameter
 	module_loaded || insmod "$MODULE" $MODULE_PARAMS
 	echo 1 >"$KNOB"
 }
 
 ktap "KTAP version 1"
 ktap "# kernel: $(uname -r), cgroup $(if have_memcg_v1; then echo v1; else echo v2; fi), pressure events $(if have_pressure_level; then echo yes; else echo no; fi)"
+# shellcheck disable=SC2086 # one word per test name
 ktap "1..$(echo $TESTS | wc -w)"
 reset_state
 [ ! -e "$KNOB_DIR/method" ] || ktap "# backend: $(cat "$KNOB_DIR/method")"

@@ -1,4 +1,4 @@
-# shellcheck shell=dash
+# shellcheck shell=dash disable=SC2153 # KNOB and the other names come from lib.sh
 # Guest tests, one function each, run by run-tests.sh in its own `sh -eu`.
 # Each starts with the module loaded and enabled=1; which ones apply is decided
 # from what this kernel has, never from the lane's name.
