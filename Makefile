@@ -38,7 +38,7 @@ check-vm:
 	tests/vm/run $(TIER1_LANES)
 
 check-tier2:
-	scripts/deps vm chroot
+	scripts/deps vm cross chroot
 	tests/vm/run $(TIER2_LANES)
 
 check-matrix: check check-tier2
