@@ -104,29 +104,44 @@ memcg_limit_file() {
 	fi
 }
 
-# Reclaim without vmpctl: busybox dd allocates a bs-sized buffer and fills it
-# from /dev/zero, so a buffer larger than the memcg limit is swapped to zram.
+# Reclaim without vmpctl: HOG_FILE_MIB of zeroes written to a tmpfs file from
+# inside a memcg limited to HOG_LIMIT_MIB, so its shmem pages are swapped to
+# zram. One short dd per MiB: every ftrace unregistration waits for an
+# RCU-tasks grace period, which a task that stays in the kernel holds off
+# (one 64 MiB read of /dev/zero made each toggle take seconds on 6.12).
 HOG_CGROUP=$(memcg_root)/vmtest-hog
+HOG_FILE=/tmp/vmtest-hog
 HOG_LIMIT_MIB=24
-HOG_BUFFER_MIB=64
+HOG_FILE_MIB=64
 
 hog_cgroup_create() {
 	[ -d "$HOG_CGROUP" ] || mkdir "$HOG_CGROUP"
 	echo $((HOG_LIMIT_MIB * 1024 * 1024)) >"$HOG_CGROUP/$(memcg_limit_file)"
 }
 
+# Reclaim passes in HOG_CGROUP: one with "once", until killed with "loop".
+hog_passes() {
+	hog_cgroup_create
+	sh -c 'echo $$ >"$1/cgroup.procs" || exit
+		while :; do
+			: >"$2"
+			i=0
+			while [ "$i" -lt "$3" ]; do
+				dd if=/dev/zero of="$2" bs=1M count=1 seek="$i" conv=notrunc 2>/dev/null || exit
+				i=$((i + 1))
+			done
+			[ "$4" = loop ] || exit 0
+		done' hog "$HOG_CGROUP" "$HOG_FILE" "$HOG_FILE_MIB" "$1"
+}
+
 # One pass of reclaim in the foreground.
 hog_once() {
-	hog_cgroup_create
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of=/dev/null bs="$2"M count=2 2>/dev/null' \
-		hog "$HOG_CGROUP" "$HOG_BUFFER_MIB" || fail "reclaim pass in $HOG_CGROUP failed"
+	hog_passes once || fail "reclaim pass in $HOG_CGROUP failed"
 }
 
 # Reclaim in the background until hog_stop.
 hog_start() {
-	hog_cgroup_create
-	sh -c 'echo $$ >"$1/cgroup.procs" && while :; do dd if=/dev/zero of=/dev/null bs="$2"M count=2 2>/dev/null; done' \
-		hog "$HOG_CGROUP" "$HOG_BUFFER_MIB" &
+	hog_passes loop &
 }
 
 hog_stop() {
@@ -140,5 +155,6 @@ hog_stop() {
 		sleep 0.1
 	done
 	wait 2>/dev/null || true
+	rm -f "$HOG_FILE"
 	rmdir "$HOG_CGROUP"
 }
