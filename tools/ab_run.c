@@ -487,7 +487,7 @@ int cmd_ab(int argc, char **argv)
 
 	parsed = ab_parse_args(argc, argv, &s.opts);
 	if (parsed != PARSE_RUN)
-		return parsed == PARSE_HELP ? 0 : EXIT_USAGE;
+		return parse_exit_status(parsed);
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
 	s.output = malloc(AB_OUTPUT_MAX + 1);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "args.h"
+#include "commands.h"
 #include "fileio.h"
 #include "output.h"
 
@@ -9,6 +10,11 @@
 #include <stdlib.h>
 
 #define MIB_MAX (1024u * 1024u)
+
+int parse_exit_status(enum parse_result parsed)
+{
+	return parsed == PARSE_HELP ? 0 : EXIT_USAGE;
+}
 
 int arg_mib(const char *cmd, const char *opt, const char *text, uint64_t *mib)
 {

@@ -18,6 +18,9 @@ enum parse_result {
 	PARSE_USAGE,	/* an error was printed: exit EXIT_USAGE */
 };
 
+/* Exit status for a parse that does not run the command: 0 or EXIT_USAGE. */
+int parse_exit_status(enum parse_result parsed);
+
 /* A positive whole number of MiB, at most 1 TiB. */
 int arg_mib(const char *cmd, const char *opt, const char *text,
 	    uint64_t *mib);

@@ -168,17 +168,13 @@ int cmd_check(int argc, char **argv)
 	struct knob_saved saved;
 	char path[4096], reason[256], restored[128];
 	size_t done = 0;
+	enum parse_result parsed;
 	int rc, close_rc, err;
 	bool pass;
 
-	switch (measure_parse_args("check", argc, argv, &opts)) {
-	case PARSE_HELP:
-		return 0;
-	case PARSE_USAGE:
-		return EXIT_USAGE;
-	case PARSE_RUN:
-		break;
-	}
+	parsed = measure_parse_args("check", argc, argv, &opts);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
 	rc = knob_write_preflight("check");
 	if (rc)
 		return rc;

@@ -370,16 +370,12 @@ int cmd_measure(int argc, char **argv)
 	struct measure_opts opts;
 	struct measure_session s;
 	struct measurement m;
+	enum parse_result parsed;
 	int rc, close_rc;
 
-	switch (measure_parse_args("measure", argc, argv, &opts)) {
-	case PARSE_HELP:
-		return 0;
-	case PARSE_USAGE:
-		return EXIT_USAGE;
-	case PARSE_RUN:
-		break;
-	}
+	parsed = measure_parse_args("measure", argc, argv, &opts);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
 	stop_signals_install();
 	rc = measure_open(&s, &opts, "measure");
 	if (rc)

@@ -497,7 +497,7 @@ int cmd_pft(int argc, char **argv)
 	int ret;
 
 	if (parsed != PARSE_RUN)
-		return parsed == PARSE_HELP ? 0 : EXIT_USAGE;
+		return parse_exit_status(parsed);
 	if (opts.memcg_limit) {
 		ret = run_in_memcg(&opts, &result);
 		if (ret)

@@ -53,16 +53,12 @@ int knob_write_preflight(const char *cmd)
 
 static int set_knob(const char *cmd, int argc, char **argv, int wanted)
 {
+	enum parse_result parsed;
 	int before, err, rc;
 
-	switch (toggle_parse_args(cmd, argc, argv)) {
-	case PARSE_HELP:
-		return 0;
-	case PARSE_USAGE:
-		return EXIT_USAGE;
-	case PARSE_RUN:
-		break;
-	}
+	parsed = toggle_parse_args(cmd, argc, argv);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
 	rc = knob_write_preflight(cmd);
 	if (rc)
 		return rc;

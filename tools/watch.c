@@ -131,16 +131,12 @@ int cmd_watch(int argc, char **argv)
 	const char *wanted;
 	unsigned int levels;
 	struct memcg cg;
+	enum parse_result parsed;
 	int rc, err, i;
 
-	switch (watch_parse_args(argc, argv, &wanted, &levels, &mode)) {
-	case PARSE_HELP:
-		return 0;
-	case PARSE_USAGE:
-		return EXIT_USAGE;
-	case PARSE_RUN:
-		break;
-	}
+	parsed = watch_parse_args(argc, argv, &wanted, &levels, &mode);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
 	rc = resolve_cgroup(wanted, &cg);
 	if (rc)
 		return rc;
