@@ -158,3 +158,11 @@ hog_stop() {
 	rm -f "$HOG_FILE"
 	rmdir "$HOG_CGROUP"
 }
+
+# The runner's last test: taint bits other than O (out-of-tree) and E
+# (unsigned module).
+test_kernel_not_tainted() {
+	local tainted
+	tainted=$(cat /proc/sys/kernel/tainted)
+	[ $((tainted & ~(4096 | 8192))) -eq 0 ] || fail "tainted is $tainted: bits other than O and E"
+}

@@ -6,23 +6,11 @@ set -eu
 # shellcheck source=tests/vm/guest/lib.sh
 . /vmtest/lib.sh
 
-TESTS="
-module_loads_stock
-module_param_disabled
-bad_writes_rejected
-unprivileged_write_denied
-tracefs_hooks_only_when_disabled
-skipped_follows_knob
-pressure_events_follow_knob
-events_after_rmmod_disabled
-toggles_under_reclaim
-load_unload_under_reclaim
-vmpctl_check_passes
-vmpctl_check_without_module
-vmpctl_disable_unprivileged
-vmpctl_check_sigint_cleans_up
-kernel_not_tainted
-"
+# Every test_NAME function of tests.sh, then of the other tests-*.sh files in
+# name order, reported as NAME; lib.sh's taint check always runs last.
+TEST_FILES="/vmtest/tests.sh $(find /vmtest -name 'tests-*.sh' | sort)"
+# shellcheck disable=SC2086 # one word per file
+TESTS="$(sed -n 's/^test_\([a-z0-9_]*\)() {$/\1/p' $TEST_FILES) kernel_not_tainted"
 
 TEST_TIMEOUT=300
 
@@ -65,7 +53,8 @@ for t in $TESTS; do
 	rm -f "$REASON_FILE"
 	echo "=== $n $t (uptime $(cut -d' ' -f1 /proc/uptime)s)"
 	status=0
-	sh -eu -c '. /vmtest/lib.sh; . /vmtest/tests.sh; "$1"' test "$t" &
+	# shellcheck disable=SC2016 # expanded by the test's own shell
+	sh -eu -c '. /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' test "$t" "$TEST_FILES" &
 	test_pid=$!
 	watch_test "$t" "$test_pid" &
 	watchdog_pid=$!

@@ -87,7 +87,7 @@ expect_events_follow_knob() {
 	[ "$events" -gt 0 ] || fail "$1: no pressure events after enabled=1 again"
 }
 
-module_loads_stock() {
+test_module_loads_stock() {
 	local method
 	need_module
 	unload_module
@@ -106,7 +106,7 @@ module_loads_stock() {
 }
 
 # Issue 2 (e).
-module_param_disabled() {
+test_module_param_disabled() {
 	need_module
 	unload_module
 	load_module enabled=0
@@ -131,7 +131,7 @@ expect_write_rejected() {
 
 # Issue 2 (c). "empty" is a bare newline (echo > enabled): a zero-byte write
 # never reaches a sysfs store method.
-bad_writes_rejected() {
+test_bad_writes_rejected() {
 	local state value
 	need_module
 	for state in 1 0; do
@@ -156,7 +156,7 @@ bad_writes_rejected() {
 }
 
 # Issue 2 (d).
-unprivileged_write_denied() {
+test_unprivileged_write_denied() {
 	local state out
 	need_module
 	for state in 1 0; do
@@ -173,7 +173,7 @@ unprivileged_write_denied() {
 }
 
 # Issue 2 (h): nothing registered in the stock state.
-tracefs_hooks_only_when_disabled() {
+test_tracefs_hooks_only_when_disabled() {
 	need_module
 	expect_unhooked "enabled=1 after load"
 	set_knob 0
@@ -185,7 +185,7 @@ tracefs_hooks_only_when_disabled() {
 }
 
 # Issue 2 (b), on every kernel: the short-circuit is what counts.
-skipped_follows_knob() {
+test_skipped_follows_knob() {
 	need_module
 	set_knob 0
 	expect_skipped_grows "enabled=0"
@@ -196,7 +196,7 @@ skipped_follows_knob() {
 }
 
 # Issue 2 (a), where the kernel delivers memory.pressure_level events.
-pressure_events_follow_knob() {
+test_pressure_events_follow_knob() {
 	need_module
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only): skipped_follows_knob covers it"
 	have_pressure_level || skip "this kernel refuses cgroup.event_control registrations (PREEMPT_RT): skipped_follows_knob covers it"
@@ -206,7 +206,7 @@ pressure_events_follow_knob() {
 
 # Issue 2 (a), last part, and issue 2 (5): rmmod from the disabled state
 # leaves the stock path.
-events_after_rmmod_disabled() {
+test_events_after_rmmod_disabled() {
 	need_module
 	set_knob 0
 	unload_module
@@ -218,7 +218,7 @@ events_after_rmmod_disabled() {
 }
 
 # Issue 2 (f).
-toggles_under_reclaim() {
+test_toggles_under_reclaim() {
 	local i=0
 	need_module
 	hog_start
@@ -229,7 +229,7 @@ toggles_under_reclaim() {
 	done
 	hog_stop
 	expect_unhooked "after 100 toggles"
-	skipped_follows_knob
+	test_skipped_follows_knob
 	have_pressure_level || return 0
 	need_measure
 	expect_events_follow_knob "after 100 toggles"
@@ -246,7 +246,7 @@ wait_skipped_moves() {
 }
 
 # Issue 2 (g): rmmod in both states while reclaim runs.
-load_unload_under_reclaim() {
+test_load_unload_under_reclaim() {
 	local i=0
 	need_module
 	unload_module
@@ -274,7 +274,7 @@ need_vmpctl() {
 
 # Issue 3: the proof command passes, its numbers say what its verdict says,
 # and it leaves the knob as it found it.
-vmpctl_check_passes() {
+test_vmpctl_check_passes() {
 	local status=0 phase knob
 	need_module
 	need_vmpctl
@@ -301,7 +301,7 @@ vmpctl_check_passes() {
 	done </tmp/check.phases
 }
 
-vmpctl_check_without_module() {
+test_vmpctl_check_without_module() {
 	local status=0 out
 	need_module
 	need_vmpctl
@@ -315,7 +315,7 @@ vmpctl_check_without_module() {
 	esac
 }
 
-vmpctl_disable_unprivileged() {
+test_vmpctl_disable_unprivileged() {
 	local status=0
 	need_module
 	need_vmpctl
@@ -330,7 +330,7 @@ memcg_children() {
 
 # Issue 3: Ctrl-C (SIGINT to every vmpctl process, as a terminal sends it to
 # the foreground group) during the disabled phase of check.
-vmpctl_check_sigint_cleans_up() {
+test_vmpctl_check_sigint_cleans_up() {
 	local before status=0
 	need_module
 	need_vmpctl
@@ -354,10 +354,4 @@ vmpctl_check_sigint_cleans_up() {
 	expect_knob 1 "after SIGINT during check"
 	[ "$(memcg_children)" = "$before" ] || fail "cgroups left after SIGINT: $(memcg_children | tr '\n' ' ')"
 	[ -z "$(pidof vmpctl)" ] || fail "vmpctl processes left after SIGINT: $(pidof vmpctl)"
-}
-
-kernel_not_tainted() {
-	local tainted
-	tainted=$(cat /proc/sys/kernel/tainted)
-	[ $((tainted & ~(4096 | 8192))) -eq 0 ] || fail "tainted is $tainted: bits other than O and E"
 }
