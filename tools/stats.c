@@ -202,10 +202,66 @@ size_t stats_runs_needed(double noise_pct, double target_pct)
 	return n;
 }
 
+int stats_fieller(double mean_a, double v_a, double mean_b, double v_b,
+		  double t, double *lo, double *hi)
+{
+	/* a r^2 - 2 mean_a mean_b r + c <= 0 */
+	double a = mean_a * mean_a - t * t * v_a;
+	double c = mean_b * mean_b - t * t * v_b;
+	double half, r1, r2;
+
+	*lo = *hi = NAN;
+	if (!(a > 0))
+		return -ERANGE;
+	/* the discriminant / 4 is t^2 (mean_a^2 v_b + mean_b^2 v_a - t^2 v_a v_b) >= 0 */
+	half = sqrt(fmax(0.0, mean_a * mean_a * mean_b * mean_b - a * c));
+	r1 = (mean_a * mean_b - half) / a;
+	r2 = (mean_a * mean_b + half) / a;
+	*lo = fmin(r1, r2);
+	*hi = fmax(r1, r2);
+	return 0;
+}
+
+struct ranked_p {
+	double p;
+	size_t index;
+};
+
+static int compare_p(const void *l, const void *r)
+{
+	double a = ((const struct ranked_p *)l)->p;
+	double b = ((const struct ranked_p *)r)->p;
+
+	return (a > b) - (a < b);
+}
+
+void stats_holm(const double *p, size_t n, double *adjusted)
+{
+	struct ranked_p sorted[16], *order = n <= 16 ? sorted :
+		malloc(n * sizeof(*order));
+	double running = 0;
+
+	if (!order) {
+		/* out of memory: Bonferroni, never less strict than Holm */
+		for (size_t i = 0; i < n; i++)
+			adjusted[i] = fmin(1.0, (double)n * p[i]);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct ranked_p){ p[i], i };
+	qsort(order, n, sizeof(*order), compare_p);
+	for (size_t i = 0; i < n; i++) {
+		running = fmax(running, fmin(1.0, (double)(n - i) * order[i].p));
+		adjusted[order[i].index] = running;
+	}
+	if (order != sorted)
+		free(order);
+}
+
 int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 		  struct stats_comparison *out)
 {
-	double var_a, var_b, se2, diff, half;
+	double var_a, var_b, se2, diff, t;
 	int err;
 
 	if (n_a < 2 || n_b < 2)
@@ -225,6 +281,7 @@ int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 	se2 = var_a + var_b;
 	diff = out->b.mean - out->a.mean;
 	out->diff_pct = 100.0 * diff / out->a.mean;
+	out->ratio = out->b.mean / out->a.mean;
 	if (se2 > 0) {
 		out->welch_t = diff / sqrt(se2);
 		out->welch_df = se2 * se2 /
@@ -232,23 +289,17 @@ int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 			 var_b * var_b / (double)(n_b - 1));
 		out->welch_p = 2.0 * gsl_cdf_tdist_Q(fabs(out->welch_t),
 						     out->welch_df);
-		half = gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0,
-					  out->welch_df) * sqrt(se2);
 	} else {
 		/* no noise at all: any difference is certain, none is none */
 		out->welch_t = diff == 0 ? 0 : copysign(INFINITY, diff);
 		out->welch_df = (double)(n_a + n_b - 2);
 		out->welch_p = diff == 0 ? 1.0 : 0.0;
-		half = 0;
 	}
-	out->diff_ci_lo_pct = 100.0 * (diff - half) / out->a.mean;
-	out->diff_ci_hi_pct = 100.0 * (diff + half) / out->a.mean;
-	if (out->a.mean < 0) {
-		double lo = out->diff_ci_hi_pct;
-
-		out->diff_ci_hi_pct = out->diff_ci_lo_pct;
-		out->diff_ci_lo_pct = lo;
-	}
+	t = gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, out->welch_df);
+	stats_fieller(out->a.mean, var_a, out->b.mean, var_b, t,
+		      &out->ratio_ci_lo, &out->ratio_ci_hi);
+	out->diff_ci_lo_pct = 100.0 * (out->ratio_ci_lo - 1.0);
+	out->diff_ci_hi_pct = 100.0 * (out->ratio_ci_hi - 1.0);
 	out->significant = out->welch_p < STATS_ALPHA;
 	out->noise_pct = 100.0 *
 		sqrt((out->a.stddev * out->a.stddev +

@@ -10,14 +10,22 @@
  *    coverage 1 - 2 P(Bin(n, 1/2) <= k - 1) is reported because ranks are
  *    discrete. For n <= 5 no such k exists: the interval is [min, max] and
  *    its coverage is below 95% (93.75% at n = 5).
- *  - difference: 100 (mean_b - mean_a) / mean_a. Its CI is Welch's CI of
- *    mean_b - mean_a (Welch-Satterthwaite df) divided by mean_a, treating
- *    mean_a as fixed, so the CI excludes 0 exactly when Welch's p < alpha.
+ *  - difference: 100 (mean_b - mean_a) / mean_a = 100 (ratio - 1), with
+ *    ratio = mean_b / mean_a. Its CI is Fieller's interval for the ratio
+ *    of two independent means, which does not treat mean_a as known: the
+ *    ratios r with (mean_b - r mean_a)^2 <= t^2 (v_b + r^2 v_a), where
+ *    v = s^2 / n per arm and t the two-sided 1 - alpha quantile at
+ *    Welch's df. Solved as a quadratic; when mean_a^2 <= t^2 v_a (mean_a
+ *    is not told apart from 0) the set is unbounded and the CI is NaN.
+ *    At r = 1 the inequality is Welch's test itself, so a bounded CI
+ *    excludes 0% exactly when Welch's p < alpha.
  *  - Welch's two-sided t-test (gsl_cdf_tdist_Q).
  *  - Mann-Whitney U (two-sided): exact null distribution when there are no
  *    ties and both arms have at most STATS_MWU_EXACT_MAX runs, else the
  *    normal approximation with tie and continuity correction.
- *  - significant means Welch's p < alpha (0.05).
+ *  - significant means Welch's p < alpha (0.05) for this comparison alone;
+ *    stats_holm() adjusts a family of p-values (Holm's step-down method)
+ *    for a verdict over several metrics.
  *  - power (0.8 at alpha 0.05, two-sided, equal runs per arm, noise as the
  *    pooled CoV c = sqrt((sd_a^2 + sd_b^2) / 2) / mean_a):
  *    mde(n) = (t(1 - alpha/2, 2n - 2) + t(power, 2n - 2)) * c * sqrt(2 / n)
@@ -52,8 +60,11 @@ struct stats_comparison {
 	struct stats_summary a;
 	struct stats_summary b;
 	double diff_pct;	/* 100 (mean_b - mean_a) / mean_a */
-	double diff_ci_lo_pct;
+	double diff_ci_lo_pct;	/* 100 (ratio CI - 1); NaN when unbounded */
 	double diff_ci_hi_pct;
+	double ratio;		/* mean_b / mean_a */
+	double ratio_ci_lo;	/* Fieller; NaN when unbounded */
+	double ratio_ci_hi;
 	double welch_t;
 	double welch_df;
 	double welch_p;
@@ -71,6 +82,21 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out);
 /* 0, or -EINVAL when either arm has fewer than 2 values. */
 int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 		  struct stats_comparison *out);
+
+/*
+ * Fieller's 1 - alpha interval for mean_b / mean_a from the means, the
+ * squared standard errors v = s^2 / n and t; 0, or -ERANGE when it is
+ * unbounded (mean_a^2 <= t^2 v_a), with lo and hi NaN.
+ */
+int stats_fieller(double mean_a, double v_a, double mean_b, double v_b,
+		  double t, double *lo, double *hi);
+
+/*
+ * Holm's step-down adjustment of n p-values: sorted ascending, the i-th
+ * (from 0) becomes max over j <= i of min(1, (n - j) p_j). A hypothesis is
+ * rejected at family-wise level alpha when its adjusted p < alpha.
+ */
+void stats_holm(const double *p, size_t n, double *adjusted);
 
 /* Two-sided Mann-Whitney U test; *u is U of x. 0 or -EINVAL (empty arm). */
 int stats_mann_whitney(const double *x, size_t n_x, const double *y,

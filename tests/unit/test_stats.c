@@ -27,6 +27,7 @@ struct stats_reference {
 	size_t n_b;
 	struct arm_reference arm_a, arm_b;
 	double diff_pct, diff_ci_lo_pct, diff_ci_hi_pct;
+	double ratio, ratio_ci_lo, ratio_ci_hi;
 	double welch_t, welch_df, welch_p;
 	double mwu_u, mwu_p;
 	bool mwu_exact, significant;
@@ -57,6 +58,9 @@ static void assert_close(double got, double want, const char *what,
 {
 	double tolerance = 1e-7 * fmax(1.0, fabs(want));
 
+	/* NaN stands for "undefined" (an unbounded interval) on both sides */
+	if (isnan(want) && isnan(got))
+		return;
 	if (!(fabs(got - want) <= tolerance)) {
 		print_error("%s: %s = %.17g, reference %.17g\n", sample, what,
 			    got, want);
@@ -99,6 +103,9 @@ static void test_compare_matches_scipy(void **state)
 			     r->name);
 		assert_close(c.diff_ci_hi_pct, r->diff_ci_hi_pct, "diff hi",
 			     r->name);
+		assert_close(c.ratio, r->ratio, "ratio", r->name);
+		assert_close(c.ratio_ci_lo, r->ratio_ci_lo, "ratio lo", r->name);
+		assert_close(c.ratio_ci_hi, r->ratio_ci_hi, "ratio hi", r->name);
 		assert_close(c.welch_t, r->welch_t, "welch t", r->name);
 		assert_close(c.welch_df, r->welch_df, "welch df", r->name);
 		assert_close(c.welch_p, r->welch_p, "welch p", r->name);
@@ -129,6 +136,55 @@ static void test_seed_case_is_not_significant(void **state)
 	assert_string_equal(marker, "(  0.20%)");
 	/* 0.2% at this noise needs hundreds of runs per arm, not 5 */
 	assert_true(stats_runs_needed(c.noise_pct, 0.2) > 100);
+}
+
+/*
+ * Fieller's interval does not treat mean A as known: it is wider than the
+ * old Welch CI divided by mean A, and unbounded when mean A is not told
+ * apart from 0. It excludes 0% exactly when Welch's test rejects.
+ */
+static void test_fieller_interval(void **state)
+{
+	struct stats_comparison small;
+	double lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMENTS(stats_references); i++) {
+		const struct stats_reference *r = &stats_references[i];
+		struct stats_comparison c;
+
+		assert_int_equal(stats_compare(r->a, r->n_a, r->b, r->n_b, &c), 0);
+		if (isnan(c.diff_ci_lo_pct))
+			continue;
+		assert_true(c.diff_ci_lo_pct <= c.diff_pct &&
+			    c.diff_pct <= c.diff_ci_hi_pct);
+		assert_int_equal(c.diff_ci_lo_pct > 0 || c.diff_ci_hi_pct < 0,
+				 c.welch_p < STATS_ALPHA);
+	}
+	/* mean A of 0 and no noise at all */
+	assert_int_equal(stats_fieller(0, 0, 1, 0.1, 2, &lo, &hi), -ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_fieller(2, 0, 3, 0, 2, &lo, &hi), 0);
+	assert_true(lo == 1.5 && hi == 1.5);
+	/* mean A fixed gave [+27.2%, +260.5%] for these arms: too narrow */
+	assert_int_equal(stats_compare(small_exact_a, 4, small_exact_b, 6,
+				       &small), 0);
+	assert_true(small.diff_ci_lo_pct < 27.2 && small.diff_ci_hi_pct > 260.5);
+}
+
+/* Holm's step-down adjustment against its definition (SciPy script). */
+static void test_holm(void **state)
+{
+	double adjusted[N_ELEMENTS(holm_p)];
+	double one = 0.3, one_adjusted;
+
+	(void)state;
+	stats_holm(holm_p, N_ELEMENTS(holm_p), adjusted);
+	for (size_t i = 0; i < N_ELEMENTS(holm_p); i++)
+		assert_close(adjusted[i], holm_adjusted[i], "holm", "holm_p");
+	/* a family of one is not adjusted */
+	stats_holm(&one, 1, &one_adjusted);
+	assert_true(one_adjusted == one);
 }
 
 static void test_runs_needed_and_mde(void **state)
@@ -216,6 +272,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_matches_scipy),
 		cmocka_unit_test(test_seed_case_is_not_significant),
+		cmocka_unit_test(test_fieller_interval),
+		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_runs_needed_and_mde),
 		cmocka_unit_test(test_marker_format),
 		cmocka_unit_test(test_median_ci_ranks),
