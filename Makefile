@@ -28,8 +28,10 @@ check: deps lint unit check-dkms check-vm
 lint:
 	scripts/lint
 
+# Unit and host tests, then once more built with ASan and UBSan.
 unit:
 	$(MAKE) -C tests/unit run
+	$(MAKE) -C tests/unit run SANITIZE=1
 
 check-dkms:
 	tests/dkms/run

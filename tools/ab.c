@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,63 +21,54 @@ static void ab_usage(FILE *out)
 		"  -n, --runs N              runs per arm (default %d)\n"
 		"  -w, --warmup K            discarded runs first, alternating arms (default %d)\n"
 		"  -o, --order ORDER         abba (default) or random blocks\n"
-		"  -s, --seed N              seed of the random order (default: printed)\n"
-		"  -m, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
+		"      --seed N              seed of the random order (default: printed)\n"
+		"  -M, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
 		"                            match, or the match (default: wall time)\n"
 		"  -N, --metric-name NAME    the metric's label (default: metric)\n"
 		"  -H, --higher-is-better    the metric's direction (times: lower is better)\n"
-		"  -t, --target X%%           runs per arm needed to detect X%%\n"
+		"      --target X%%           runs per arm needed to detect X%%\n"
 		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
 		"                            half-width is below X%%\n"
 		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
-		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled)\n"
+		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled): a\n"
+		"                            file, sysfs value or [list], sysctl or cgroup file\n"
 		"  -S, --switch CMD          no knob: enter an arm by running 'CMD VALUE'\n"
 		"                            with /bin/sh (e.g. load/unload a module);\n"
 		"                            ends in arm A\n"
 		"  -a, --a VALUE             arm A's value (default 1: stock)\n"
 		"  -b, --b VALUE             arm B's value (default 0: short-circuited)\n"
 		"  -j, --json                JSON instead of the table\n"
-		"  -c, --csv                 CSV, one line per metric\n"
+		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
 		"  -h, --help                this text\n"
 		"\n"
 		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
-		"pgsteal, and vmpressure_ctl's skipped. The knob is restored on exit.\n"
+		"pgsteal, and vmpressure_ctl's skipped. CMD's stdin is /dev/null; of its\n"
+		"stdout the last %u MiB are searched. The knob is restored as found on\n"
+		"every exit, a stop signal included (see EXIT STATUS in vmpctl(1)).\n"
 		"\n"
 		"Examples:\n"
 		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --metric-name fault/wsec \\\n"
 		"      --higher-is-better \\\n"
 		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
 		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
-		"  vmpctl ab --knob /sys/fs/cgroup/X/cgroup.pressure --a 1 --b 0 -- CMD\n",
-		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT);
+		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
+		"      --a madvise --b always -- CMD\n",
+		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
+		AB_OUTPUT_MAX >> 20);
 }
 
-static int parse_unsigned(const char *text, unsigned long max,
-			  unsigned long *value)
+/* An arm's value is written as one line. */
+static int check_value(const char *opt, const char *value)
 {
-	char *end;
-
-	errno = 0;
-	if (text[0] == '-' || !text[0])
+	if (!value[0] || strchr(value, '\n')) {
+		vmpctl_error("ab: %s: the value must be one non-empty line", opt);
 		return -EINVAL;
-	*value = strtoul(text, &end, 10);
-	if (*end || errno || *value > max)
-		return -EINVAL;
+	}
 	return 0;
 }
 
-/* "0.2%" or "0.2" */
-static int parse_percent(const char *text, double *pct)
-{
-	char *end;
-
-	*pct = strtod(text, &end);
-	if (end == text || (*end == '%' && end[1]) || (*end && *end != '%') ||
-	    !isfinite(*pct) || *pct <= 0)
-		return -EINVAL;
-	return 0;
-}
+enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -84,11 +76,11 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "runs", required_argument, NULL, 'n' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "order", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "metric", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "metric", required_argument, NULL, 'M' },
 		{ "metric-name", required_argument, NULL, 'N' },
 		{ "higher-is-better", no_argument, NULL, 'H' },
-		{ "target", required_argument, NULL, 't' },
+		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "until-precision", required_argument, NULL, 'p' },
 		{ "max-time", required_argument, NULL, 'T' },
 		{ "knob", required_argument, NULL, 'k' },
@@ -96,12 +88,12 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "a", required_argument, NULL, 'a' },
 		{ "b", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
+		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long number;
+	uint64_t number;
 	int c, err;
 
 	memset(opts, 0, sizeof(*opts));
@@ -113,21 +105,17 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->max_time_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
-	while ((c = getopt_long(argc, argv, "+:n:w:o:s:m:N:Ht:p:T:k:S:a:b:jcqh",
+	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_unsigned(optarg, 100000, &number) || number < 2) {
-				vmpctl_error("ab: --runs: '%s' is not 2..100000", optarg);
+			if (arg_uint("ab", "--runs", optarg, 2, 100000, &number))
 				return PARSE_USAGE;
-			}
 			opts->runs = (unsigned int)number;
 			break;
 		case 'w':
-			if (parse_unsigned(optarg, 100000, &number)) {
-				vmpctl_error("ab: --warmup: '%s' is not 0..100000", optarg);
+			if (arg_uint("ab", "--warmup", optarg, 0, 100000, &number))
 				return PARSE_USAGE;
-			}
 			opts->warmup = (unsigned int)number;
 			break;
 		case 'o':
@@ -141,14 +129,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				return PARSE_USAGE;
 			}
 			break;
-		case 's':
-			if (parse_unsigned(optarg, ~0UL, &opts->seed)) {
-				vmpctl_error("ab: --seed: '%s' is not a number", optarg);
+		case OPT_SEED:
+			if (arg_uint("ab", "--seed", optarg, 0, ULONG_MAX, &number))
 				return PARSE_USAGE;
-			}
+			opts->seed = (unsigned long)number;
 			opts->seed_given = true;
 			break;
-		case 'm':
+		case 'M':
 			opts->metric_regex = optarg;
 			break;
 		case 'N':
@@ -157,19 +144,14 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case 'H':
 			opts->higher_is_better = true;
 			break;
-		case 't':
-			if (parse_percent(optarg, &opts->target_pct)) {
-				vmpctl_error("ab: --target: '%s' is not a percentage above 0",
-					     optarg);
+		case OPT_TARGET:
+			if (arg_percent("ab", "--target", optarg, &opts->target_pct))
 				return PARSE_USAGE;
-			}
 			break;
 		case 'p':
-			if (parse_percent(optarg, &opts->precision_pct)) {
-				vmpctl_error("ab: --until-precision: '%s' is not a percentage above 0",
-					     optarg);
+			if (arg_percent("ab", "--until-precision", optarg,
+					&opts->precision_pct))
 				return PARSE_USAGE;
-			}
 			break;
 		case 'T':
 			if (arg_seconds("ab", "--max-time", optarg, &opts->max_time_s))
@@ -182,15 +164,19 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->switch_cmd = optarg;
 			break;
 		case 'a':
+			if (check_value("--a", optarg))
+				return PARSE_USAGE;
 			opts->value_a = optarg;
 			break;
 		case 'b':
+			if (check_value("--b", optarg))
+				return PARSE_USAGE;
 			opts->value_b = optarg;
 			break;
 		case 'j':
 			opts->format = AB_FORMAT_JSON;
 			break;
-		case 'c':
+		case OPT_CSV:
 			opts->format = AB_FORMAT_CSV;
 			break;
 		case 'q':
@@ -207,8 +193,8 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
 		return PARSE_USAGE;
 	}
-	if (strpbrk(opts->metric_name, ",\"\\") || !opts->metric_name[0]) {
-		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote or backslash",
+	if (strpbrk(opts->metric_name, ",\"\\\n") || !opts->metric_name[0]) {
+		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote, backslash or newline",
 			     opts->metric_name);
 		return PARSE_USAGE;
 	}

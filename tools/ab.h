@@ -22,7 +22,7 @@
 #define AB_WARMUP_DEFAULT 1
 /* --until-precision without --max-time stops after this long */
 #define AB_MAX_TIME_DEFAULT 600.0
-/* stdout kept per run for --metric; the rest is read and dropped */
+/* stdout kept per run for --metric: the last this many bytes */
 #define AB_OUTPUT_MAX (1u << 20)
 
 enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM };
@@ -125,6 +125,8 @@ struct ab_metric_report {
 	const char *name;
 	bool higher_is_better;
 	struct stats_comparison cmp;
+	double welch_p_holm;	/* Welch's p, Holm-adjusted across the metrics */
+	bool significant;	/* welch_p_holm < STATS_ALPHA */
 	size_t runs_needed;	/* for --target; 0 when not asked */
 };
 
@@ -151,14 +153,19 @@ struct ab_report {
 int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		    size_t n_runs, struct ab_report *report);
 
-/* "B better", "B worse" or "~" (not significant). */
+/* "B better", "B worse" or "~" (not significant after Holm). */
 const char *ab_verdict(const struct ab_metric_report *m);
 
 void ab_print_table(FILE *out, const struct ab_report *r);
-void ab_print_json(FILE *out, const struct ab_report *r);
+/* One line; 0 or -errno (json_print_line()). */
+int ab_print_json(FILE *out, const struct ab_report *r);
 void ab_print_csv(FILE *out, const struct ab_report *r);
 
-/* The command; exit codes 0 ran, 1 a run failed, 2 usage, 3 environment. */
+/*
+ * The command; exit codes 0 ran (whatever the verdict), 1 a run failed,
+ * 2 usage, 3 environment, 4 the knob could not be restored; killed by the
+ * stop signal that ended it, after the knob was restored.
+ */
 int cmd_ab(int argc, char **argv);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: statistics over the runs and the table, JSON and CSV. */
 #include "ab.h"
+#include "json.h"
 #include "output.h"
 
 #include <errno.h>
@@ -108,6 +109,20 @@ static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
 	return 0;
 }
 
+/* Holm's correction over the metrics' Welch p-values: the verdicts. */
+static void holm_across_metrics(struct ab_report *report)
+{
+	double p[4], adjusted[4];
+
+	for (size_t i = 0; i < report->n_metrics; i++)
+		p[i] = report->metrics[i].cmp.welch_p;
+	stats_holm(p, report->n_metrics, adjusted);
+	for (size_t i = 0; i < report->n_metrics; i++) {
+		report->metrics[i].welch_p_holm = adjusted[i];
+		report->metrics[i].significant = adjusted[i] < STATS_ALPHA;
+	}
+}
+
 int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		    size_t n_runs, struct ab_report *report)
 {
@@ -147,6 +162,7 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 			m->runs_needed = stats_runs_needed(m->cmp.noise_pct,
 							   opts->target_pct);
 	}
+	holm_across_metrics(report);
 	for (size_t i = 0; i < n_runs; i++) {
 		unsigned int w = ab_run_warnings(&runs[i], vmpressure_knob);
 
@@ -161,7 +177,7 @@ const char *ab_verdict(const struct ab_metric_report *m)
 {
 	bool b_higher = m->cmp.diff_pct > 0;
 
-	if (!m->cmp.significant)
+	if (!m->significant)
 		return "~";
 	return b_higher == m->higher_is_better ? "B better" : "B worse";
 }
@@ -250,28 +266,29 @@ static void add_arm_row(struct table *t, const char *metric,
 static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 {
 	const struct stats_comparison *c = &m->cmp;
-	char cells[9][48];
-	const char *row[9];
+	char cells[10][48];
+	const char *row[10];
 
 	snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
 	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct,
-			    c->significant);
+			    m->significant);
 	if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
 		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
 			 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
 	else
-		snprintf(cells[2], sizeof(cells[2]), "-");
+		snprintf(cells[2], sizeof(cells[2]), "unbounded");
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->welch_p);
-	snprintf(cells[5], sizeof(cells[5]), "%.3g%s", c->mwu_p,
+	snprintf(cells[5], sizeof(cells[5]), "%.3g", m->welch_p_holm);
+	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
-	snprintf(cells[6], sizeof(cells[6]), "%s", ab_verdict(m));
-	cell_percent(cells[7], sizeof(cells[7]), "%.2f%%", c->mde_pct);
+	snprintf(cells[7], sizeof(cells[7]), "%s", ab_verdict(m));
+	cell_percent(cells[8], sizeof(cells[8]), "%.2f%%", c->mde_pct);
 	if (m->runs_needed >= STATS_RUNS_NEEDED_MAX)
-		snprintf(cells[8], sizeof(cells[8]), ">%d", STATS_RUNS_NEEDED_MAX);
+		snprintf(cells[9], sizeof(cells[9]), ">%d", STATS_RUNS_NEEDED_MAX);
 	else
-		snprintf(cells[8], sizeof(cells[8]), "%zu", m->runs_needed);
-	for (int i = 0; i < 9; i++)
+		snprintf(cells[9], sizeof(cells[9]), "%zu", m->runs_needed);
+	for (int i = 0; i < 10; i++)
 		row[i] = cells[i];
 	table_add_row(t, row);
 }
@@ -283,12 +300,12 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		"median", "median 95% CI", "cover", NULL
 	};
 	static const char *const diff_headers[] = {
-		"metric", "B vs A", "95% CI", "Welch t", "p", "U p", "verdict",
-		"MDE", "runs/arm", NULL
+		"metric", "B vs A", "95% CI", "Welch t", "p", "Holm p", "U p",
+		"verdict", "MDE", "runs/arm", NULL
 	};
 	const struct ab_options *o = r->opts;
 	char target_header[48];
-	const char *headers[10];
+	const char *headers[11];
 	struct table t;
 
 	fprintf(out, "knob %s: A=%s B=%s, order %s", r->knob_path, o->value_a,
@@ -316,20 +333,21 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	if (o->target_pct > 0) {
 		snprintf(target_header, sizeof(target_header), "runs/arm for %.2g%%",
 			 o->target_pct);
-		headers[8] = target_header;
+		headers[9] = target_header;
 	} else {
-		headers[8] = NULL;
+		headers[9] = NULL;
 	}
-	if (table_init(&t, headers, 0x1ba) == 0) {
+	if (table_init(&t, headers, 0x37a) == 0) {
 		for (size_t i = 0; i < r->n_metrics; i++)
 			add_diff_row(&t, &r->metrics[i]);
 		table_print(&t, out);
 	}
 	table_free(&t);
-	fputs("\nB vs A: (mean B - mean A) / mean A, *marked* when Welch's p < 0.05; "
-	      "U p: Mann-Whitney (~: normal approximation);\n"
-	      "MDE: the smallest difference these runs detect with power 0.8.\n",
-	      out);
+	fprintf(out, "\nB vs A: (mean B - mean A) / mean A; 95%% CI: Fieller's interval for mean B / mean A\n"
+		"(Welch df), as a difference; *marked* when Welch's p, Holm-adjusted across the %zu\n"
+		"metrics (Holm p), is below 0.05; U p: Mann-Whitney (~: normal approximation);\n"
+		"MDE: the smallest difference these runs detect with power 0.8.\n",
+		r->n_metrics);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
 			r->precision_reached ? "reached" :
@@ -339,175 +357,130 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	print_sanity(out, r);
 }
 
-static void json_number(FILE *out, double value)
+static json_t *json_summary(const struct stats_summary *s)
 {
-	if (isfinite(value))
-		fprintf(out, "%.10g", value);
-	else
-		fputs("null", out);
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "mean", json_real_or_null(s->mean));
+	json_put(o, "stddev", json_real_or_null(s->stddev));
+	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
+	json_put(o, "min", json_real_or_null(s->min));
+	json_put(o, "max", json_real_or_null(s->max));
+	json_put(o, "median", json_real_or_null(s->median));
+	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
+	json_put(o, "median_ci_coverage", json_real_or_null(s->median_ci_coverage));
+	return o;
 }
 
-static void json_summary(FILE *out, const struct stats_summary *s)
-{
-	fprintf(out, "{\"n\":%zu,\"mean\":", s->n);
-	json_number(out, s->mean);
-	fputs(",\"stddev\":", out);
-	json_number(out, s->stddev);
-	fputs(",\"cov_pct\":", out);
-	json_number(out, s->cov_pct);
-	fputs(",\"min\":", out);
-	json_number(out, s->min);
-	fputs(",\"max\":", out);
-	json_number(out, s->max);
-	fputs(",\"median\":", out);
-	json_number(out, s->median);
-	fputs(",\"median_ci\":[", out);
-	json_number(out, s->median_ci_lo);
-	fputc(',', out);
-	json_number(out, s->median_ci_hi);
-	fputs("],\"median_ci_coverage\":", out);
-	json_number(out, s->median_ci_coverage);
-	fputc('}', out);
-}
-
-static void json_metric(FILE *out, const struct ab_metric_report *m,
-			bool with_target)
+static json_t *json_metric(const struct ab_metric_report *m, bool with_target)
 {
 	const struct stats_comparison *c = &m->cmp;
+	json_t *o = json_object();
 	char marker[32];
 
-	fputs("{\"name\":", out);
-	json_write_string(out, m->name);
-	fprintf(out, ",\"higher_is_better\":%s,\"a\":",
-		m->higher_is_better ? "true" : "false");
-	json_summary(out, &c->a);
-	fputs(",\"b\":", out);
-	json_summary(out, &c->b);
-	fputs(",\"diff_pct\":", out);
-	json_number(out, c->diff_pct);
-	fputs(",\"diff_ci_pct\":[", out);
-	json_number(out, c->diff_ci_lo_pct);
-	fputc(',', out);
-	json_number(out, c->diff_ci_hi_pct);
-	fputs("],\"welch_t\":", out);
-	json_number(out, c->welch_t);
-	fputs(",\"welch_df\":", out);
-	json_number(out, c->welch_df);
-	fputs(",\"welch_p\":", out);
-	json_number(out, c->welch_p);
-	fputs(",\"mwu_u\":", out);
-	json_number(out, c->mwu_u);
-	fputs(",\"mwu_p\":", out);
-	json_number(out, c->mwu_p);
-	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
-	fprintf(out, ",\"mwu_exact\":%s,\"significant\":%s,\"marker\":",
-		c->mwu_exact ? "true" : "false", c->significant ? "true" : "false");
-	json_write_string(out, marker);
-	fputs(",\"verdict\":", out);
-	json_write_string(out, ab_verdict(m));
-	fputs(",\"noise_pct\":", out);
-	json_number(out, c->noise_pct);
-	fputs(",\"mde_pct\":", out);
-	json_number(out, c->mde_pct);
-	fputs(",\"runs_needed\":", out);
-	if (with_target)
-		fprintf(out, "%zu", m->runs_needed);
-	else
-		fputs("null", out);
-	fputc('}', out);
+	json_put(o, "name", json_text(m->name));
+	json_put(o, "higher_is_better", json_boolean(m->higher_is_better));
+	json_put(o, "a", json_summary(&c->a));
+	json_put(o, "b", json_summary(&c->b));
+	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
+	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
+	json_put(o, "ratio", json_real_or_null(c->ratio));
+	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
+	json_put(o, "welch_t", json_real_or_null(c->welch_t));
+	json_put(o, "welch_df", json_real_or_null(c->welch_df));
+	json_put(o, "welch_p", json_real_or_null(c->welch_p));
+	json_put(o, "welch_p_holm", json_real_or_null(m->welch_p_holm));
+	json_put(o, "mwu_u", json_real_or_null(c->mwu_u));
+	json_put(o, "mwu_p", json_real_or_null(c->mwu_p));
+	json_put(o, "mwu_exact", json_boolean(c->mwu_exact));
+	json_put(o, "significant", json_boolean(m->significant));
+	stats_format_marker(marker, sizeof(marker), c->diff_pct, m->significant);
+	json_put(o, "marker", json_text(marker));
+	json_put(o, "verdict", json_text(ab_verdict(m)));
+	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
+	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
+	json_put(o, "runs_needed", with_target ? json_count(m->runs_needed) :
+		 json_null());
+	return o;
 }
 
-static void json_run(FILE *out, const struct ab_run *run)
+static json_t *json_run(const struct ab_run *run)
 {
-	fprintf(out, "{\"arm\":\"%s\",\"wall_s\":", ab_arm_name(run->arm));
-	json_number(out, run->wall_s);
-	fputs(",\"user_s\":", out);
-	json_number(out, run->user_s);
-	fputs(",\"sys_s\":", out);
-	json_number(out, run->sys_s);
-	fputs(",\"metric\":", out);
-	json_number(out, run->metric);
-	if (run->have_reclaim)
-		fprintf(out, ",\"pgscan\":%llu,\"pgsteal\":%llu",
-			(unsigned long long)run->pgscan,
-			(unsigned long long)run->pgsteal);
-	else
-		fputs(",\"pgscan\":null,\"pgsteal\":null", out);
-	if (run->have_skipped)
-		fprintf(out, ",\"skipped\":%llu", (unsigned long long)run->skipped);
-	else
-		fputs(",\"skipped\":null", out);
-	fprintf(out, ",\"knob_toggled\":%s,\"knob_write_s\":",
-		run->knob_toggled ? "true" : "false");
-	json_number(out, run->knob_write_s);
-	fputc('}', out);
+	json_t *o = json_object();
+
+	json_put(o, "arm", json_text(ab_arm_name(run->arm)));
+	json_put(o, "wall_s", json_real_or_null(run->wall_s));
+	json_put(o, "user_s", json_real_or_null(run->user_s));
+	json_put(o, "sys_s", json_real_or_null(run->sys_s));
+	json_put(o, "metric", json_real_or_null(run->metric));
+	json_put(o, "pgscan", run->have_reclaim ? json_count(run->pgscan) : json_null());
+	json_put(o, "pgsteal", run->have_reclaim ? json_count(run->pgsteal) : json_null());
+	json_put(o, "skipped", run->have_skipped ? json_count(run->skipped) : json_null());
+	json_put(o, "knob_toggled", json_boolean(run->knob_toggled));
+	json_put(o, "knob_write_s", json_real_or_null(run->knob_write_s));
+	return o;
 }
 
-static void json_toggle(FILE *out, const char *name,
-			const struct stats_summary *s)
+static json_t *json_toggle(const struct stats_summary *s)
 {
-	fprintf(out, "\"%s\":{\"n\":%zu,\"median_s\":", name, s->n);
-	json_number(out, s->n ? s->median : NAN);
-	fputs(",\"max_s\":", out);
-	json_number(out, s->n ? s->max : NAN);
-	fputc('}', out);
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "median_s", json_real_or_null(s->n ? s->median : NAN));
+	json_put(o, "max_s", json_real_or_null(s->n ? s->max : NAN));
+	return o;
 }
 
-void ab_print_json(FILE *out, const struct ab_report *r)
+int ab_print_json(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
+	json_t *doc = json_object(), *list, *family, *sanity, *toggles;
 
-	fputs("{\"knob\":", out);
-	json_write_string(out, r->knob_path);
-	fputs(",\"a\":", out);
-	json_write_string(out, o->value_a);
-	fputs(",\"b\":", out);
-	json_write_string(out, o->value_b);
-	fprintf(out, ",\"order\":\"%s\",\"seed\":", o->order == AB_ORDER_ABBA ?
-		"abba" : "random");
-	if (o->order == AB_ORDER_RANDOM)
-		fprintf(out, "%lu", r->seed);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"warmup\":%u,\"command\":[", o->warmup);
-	for (size_t i = 0; o->cmd[i]; i++) {
-		if (i)
-			fputc(',', out);
-		json_write_string(out, o->cmd[i]);
-	}
-	fputs("],\"metric_regex\":", out);
-	if (o->metric_regex)
-		json_write_string(out, o->metric_regex);
-	else
-		fputs("null", out);
-	fputs(",\"elapsed_s\":", out);
-	json_number(out, r->elapsed_s);
-	fputs(",\"target_pct\":", out);
-	json_number(out, o->target_pct > 0 ? o->target_pct : NAN);
-	fputs(",\"precision_pct\":", out);
-	json_number(out, o->precision_pct > 0 ? o->precision_pct : NAN);
-	fprintf(out, ",\"precision_reached\":%s,\"out_of_time\":%s,\"metrics\":[",
-		r->precision_reached ? "true" : "false",
-		r->out_of_time ? "true" : "false");
-	for (size_t i = 0; i < r->n_metrics; i++) {
-		if (i)
-			fputc(',', out);
-		json_metric(out, &r->metrics[i], o->target_pct > 0);
-	}
-	fputs("],\"toggles\":{", out);
-	json_toggle(out, "a_to_b", &r->toggle_to_b);
-	fputc(',', out);
-	json_toggle(out, "b_to_a", &r->toggle_to_a);
-	fputs("},\"runs\":[", out);
-	for (size_t i = 0; i < r->n_runs; i++) {
-		if (i)
-			fputc(',', out);
-		json_run(out, &r->runs[i]);
-	}
-	fprintf(out, "],\"sanity\":{\"vmpressure_checks\":%s,\"runs_without_reclaim\":%u,"
-		"\"b_runs_not_skipped\":%u,\"a_runs_skipped\":%u}}\n",
-		ab_checks_vmpressure(o) ? "true" : "false", r->runs_without_reclaim,
-		r->b_runs_not_skipped, r->a_runs_skipped);
+	json_put(doc, "knob", json_text(r->knob_path));
+	json_put(doc, "a", json_text(o->value_a));
+	json_put(doc, "b", json_text(o->value_b));
+	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
+	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(r->seed) :
+		 json_null());
+	json_put(doc, "warmup", json_count(o->warmup));
+	list = json_array();
+	for (size_t i = 0; o->cmd[i]; i++)
+		json_append(list, json_text(o->cmd[i]));
+	json_put(doc, "command", list);
+	json_put(doc, "metric_regex", json_text(o->metric_regex));
+	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
+	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
+						       o->target_pct : NAN));
+	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?
+							  o->precision_pct : NAN));
+	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
+	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
+	json_put(doc, "ci_method", json_text("fieller"));
+	family = json_object();
+	json_put(family, "method", json_text("holm"));
+	json_put(family, "metrics", json_count(r->n_metrics));
+	json_put(family, "alpha", json_real(STATS_ALPHA));
+	json_put(doc, "multiple_comparisons", family);
+	list = json_array();
+	for (size_t i = 0; i < r->n_metrics; i++)
+		json_append(list, json_metric(&r->metrics[i], o->target_pct > 0));
+	json_put(doc, "metrics", list);
+	toggles = json_object();
+	json_put(toggles, "a_to_b", json_toggle(&r->toggle_to_b));
+	json_put(toggles, "b_to_a", json_toggle(&r->toggle_to_a));
+	json_put(doc, "toggles", toggles);
+	list = json_array();
+	for (size_t i = 0; i < r->n_runs; i++)
+		json_append(list, json_run(&r->runs[i]));
+	json_put(doc, "runs", list);
+	sanity = json_object();
+	json_put(sanity, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
+	json_put(sanity, "runs_without_reclaim", json_count(r->runs_without_reclaim));
+	json_put(sanity, "b_runs_not_skipped", json_count(r->b_runs_not_skipped));
+	json_put(sanity, "a_runs_skipped", json_count(r->a_runs_skipped));
+	json_put(doc, "sanity", sanity);
+	return json_print_line(out, doc);
 }
 
 static void csv_number(FILE *out, double value)
@@ -544,7 +517,7 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 	fprintf(out, arm_columns, "b");
 	fputs(",diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,welch_t,welch_df,welch_p,"
 	      "mwu_u,mwu_p,mwu_exact,significant,marker,noise_pct,mde_pct,"
-	      "runs_needed\n",
+	      "runs_needed,welch_p_holm,ratio,ratio_ci_lo,ratio_ci_hi\n",
 	      out);
 	for (size_t i = 0; i < r->n_metrics; i++) {
 		const struct ab_metric_report *m = &r->metrics[i];
@@ -564,13 +537,17 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 		csv_number(out, c->mwu_u);
 		csv_number(out, c->mwu_p);
 		stats_format_marker(marker, sizeof(marker), c->diff_pct,
-				    c->significant);
-		fprintf(out, ",%d,%d,%s", c->mwu_exact, c->significant, marker);
+				    m->significant);
+		fprintf(out, ",%d,%d,%s", c->mwu_exact, m->significant, marker);
 		csv_number(out, c->noise_pct);
 		csv_number(out, c->mde_pct);
 		fputc(',', out);
 		if (r->opts->target_pct > 0)
 			fprintf(out, "%zu", m->runs_needed);
+		csv_number(out, m->welch_p_holm);
+		csv_number(out, c->ratio);
+		csv_number(out, c->ratio_ci_lo);
+		csv_number(out, c->ratio_ci_hi);
 		fputc('\n', out);
 	}
 }

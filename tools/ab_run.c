@@ -1,32 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the knob, the runs and their counters; the command itself. */
 #include "ab.h"
+#include "child.h"
+#include "clock.h"
 #include "commands.h"
 #include "fileio.h"
 #include "knob.h"
+#include "knobfile.h"
 #include "output.h"
 #include "signals.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* stdout of a failed run shown on stderr: its last this many bytes */
+#define AB_FAILED_OUTPUT_SHOWN 2000
+
 struct ab_session {
 	struct ab_options opts;
-	char knob_path[4096];
-	struct knob_saved saved;
+	struct knob knob;		/* unless --switch */
+	char knob_label[PATH_MAX + 32];	/* the path, or "--switch 'CMD'" */
 	bool vmpressure_knob;
 	bool readback_warned;
-	char found_value[sizeof(((struct knob_saved *)0)->value)];
-	const char *knob_value;	/* what the knob holds now, trimmed */
-	char *output;		/* CMD's stdout of the current run */
-	size_t output_len;
+	bool cut_warned;
+	bool switched;			/* --switch ran at least once */
+	const char *knob_value;		/* the arm value in force; NULL unknown */
 	struct ab_run *runs;
 	size_t n_runs;
 	size_t runs_allocated;
@@ -40,31 +44,23 @@ struct ab_counters {
 	uint64_t skipped;
 };
 
-static double monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double timeval_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 static const char *arm_value(const struct ab_session *s, enum ab_arm arm)
 {
 	return arm == AB_ARM_A ? s->opts.value_a : s->opts.value_b;
 }
 
-static void trim_trailing_space(char *text)
+/* Progress on stderr; a reader that went away (EPIPE) stops the A/B. */
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
 {
-	size_t len = strlen(text);
+	va_list ap;
+	int n;
 
-	while (len && (text[len - 1] == '\n' || text[len - 1] == ' ' ||
-		       text[len - 1] == '\t'))
-		text[--len] = '\0';
+	va_start(ap, fmt);
+	n = vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		stop_note_write_error(errno);
 }
 
 static void read_counters(const struct ab_session *s, struct ab_counters *c)
@@ -92,128 +88,69 @@ static void counter_deltas(const struct ab_counters *before,
 		run->skipped = after->skipped - before->skipped;
 }
 
-/* Forwards our stop signal once, so CMD can clean up (pft removes its memcg). */
-static void forward_stop(pid_t pid, bool *forwarded)
+static void print_failed_output(const struct child_output *out)
 {
-	if (stop_requested() && !*forwarded) {
-		kill(pid, stop_signal());
-		*forwarded = true;
-	}
-}
+	size_t shown = out->len < AB_FAILED_OUTPUT_SHOWN ? out->len :
+		AB_FAILED_OUTPUT_SHOWN;
 
-static void append_output(struct ab_session *s, const char *data, size_t len)
-{
-	if (s->output_len + len > AB_OUTPUT_MAX)
-		len = AB_OUTPUT_MAX - s->output_len;
-	memcpy(s->output + s->output_len, data, len);
-	s->output_len += len;
-	s->output[s->output_len] = '\0';
-}
-
-/* Runs argv once, stdout captured; 0 with run times and status, or -errno. */
-static int exec_argv(struct ab_session *s, char *const argv[],
-		     struct ab_run *run, int *status)
-{
-	bool forwarded = false;
-	struct rusage usage;
-	char chunk[4096];
-	int pipefd[2];
-	double start;
-	pid_t pid;
-
-	s->output_len = 0;
-	s->output[0] = '\0';
-	if (pipe(pipefd) < 0)
-		return -errno;
-	fflush(NULL);
-	start = monotonic_s();
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (pid == 0) {
-		close(pipefd[0]);
-		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
-			_exit(127);
-		close(pipefd[1]);
-		execvp(argv[0], argv);
-		vmpctl_error("ab: running %s: %s", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		ssize_t n = read(pipefd[0], chunk, sizeof(chunk));
-
-		if (n > 0)
-			append_output(s, chunk, (size_t)n);
-		else if (n == 0 || errno != EINTR)
-			break;
-		forward_stop(pid, &forwarded);
-	}
-	close(pipefd[0]);
-	while (wait4(pid, status, 0, &usage) < 0) {
-		if (errno != EINTR)
-			return -errno;
-		forward_stop(pid, &forwarded);
-	}
-	run->wall_s = monotonic_s() - start;
-	run->user_s = timeval_s(&usage.ru_utime);
-	run->sys_s = timeval_s(&usage.ru_stime);
-	return 0;
-}
-
-static void print_failed_output(const struct ab_session *s)
-{
-	if (s->output_len)
-		fprintf(stderr, "--- stdout of the failed run ---\n%.2000s%s---\n",
-			s->output,
-			s->output[s->output_len - 1] == '\n' ? "" : "\n");
+	if (!shown)
+		return;
+	progress("--- stdout of the failed run%s ---\n%s%s---\n",
+		 shown < out->total ? " (its end)" : "",
+		 out->text + out->len - shown,
+		 out->text[out->len - 1] == '\n' ? "" : "\n");
 }
 
 /*
  * --switch: runs sh -c 'CMD "$1"' VALUE when the arm changes, timed like a
  * knob write. The state before the first switch is unknown, so that one
- * does not count as a toggle.
+ * does not count as a toggle. back_to_a: the switch that ends the A/B,
+ * run also after a stop signal.
  */
 static int run_switch(struct ab_session *s, const char *value,
-		      struct ab_run *run)
+		      struct ab_run *run, bool back_to_a)
 {
 	size_t size = strlen(s->opts.switch_cmd) + sizeof(" \"$1\"");
-	char *argv[] = { "/bin/sh", "-c", malloc(size), "vmpctl-ab",
-			 (char *)value, NULL };
-	struct ab_run timing;
-	int status, err;
+	char *script = malloc(size);
+	char *argv[] = { "/bin/sh", "-c", script, "vmpctl-ab", (char *)value,
+			 NULL };
+	struct child_spec spec = { .argv = argv, .capture_max = 65536,
+				   .despite_stop = back_to_a };
+	struct child_result res;
+	char why[96];
+	int err;
 
-	if (!argv[2])
+	if (!script)
 		return -ENOMEM;
-	snprintf(argv[2], size, "%s \"$1\"", s->opts.switch_cmd);
 	if (s->knob_value && strcmp(s->knob_value, value) == 0) {
-		free(argv[2]);
+		free(script);
 		return 0;
 	}
-	err = exec_argv(s, argv, &timing, &status);
-	free(argv[2]);
+	snprintf(script, size, "%s \"$1\"", s->opts.switch_cmd);
+	s->switched = true;
+	err = child_run(&spec, &res);
+	free(script);
 	if (err) {
-		vmpctl_error("ab: --switch: %s", strerror(-err));
+		if (err != -EINTR)
+			vmpctl_error("ab: --switch: %s", strerror(-err));
 		return err;
 	}
-	if (WIFSIGNALED(status)) {
-		vmpctl_error("ab: --switch '%s' %s was killed by signal %d",
-			     s->opts.switch_cmd, value, WTERMSIG(status));
+	if (stop_requested() && !back_to_a) {
+		child_result_free(&res);
+		return -EINTR;
+	}
+	if (child_status_text(res.status, why, sizeof(why))) {
+		vmpctl_error("ab: --switch '%s' %s %s", s->opts.switch_cmd, value,
+			     why);
+		print_failed_output(&res.out);
+		child_result_free(&res);
+		/* the state is unknown now: the way back to A runs the switch */
+		s->knob_value = NULL;
 		return -ECHILD;
 	}
-	if (WEXITSTATUS(status) != 0) {
-		vmpctl_error("ab: --switch '%s' %s exited with status %d",
-			     s->opts.switch_cmd, value, WEXITSTATUS(status));
-		print_failed_output(s);
-		return -ECHILD;
-	}
+	child_result_free(&res);
 	run->knob_toggled = s->knob_value != NULL;
-	run->knob_write_s = timing.wall_s;
+	run->knob_write_s = res.wall_s;
 	s->knob_value = value;
 	return 0;
 }
@@ -221,43 +158,43 @@ static int run_switch(struct ab_session *s, const char *value,
 /*
  * Writes the arm's value and reads it back, timing both: a write that
  * changes the value is a toggle, and its latency is reported. The
- * vmpressure knob must read back exactly; other knobs may print a value
- * differently (a list with the choice in brackets), so a mismatch there is
- * a warning, once.
+ * vmpressure knob must read back what was written; another knob may show
+ * a value differently (memory.max takes 64M and shows 67108864), so there
+ * a mismatch is a warning, once.
  */
 static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
 {
 	const char *value = arm_value(s, arm);
-	char text[512], back[512];
+	char now[KNOB_LINE_MAX];
 	double start = monotonic_s();
 	int err;
 
 	if (s->opts.switch_cmd)
-		return run_switch(s, value, run);
-	snprintf(text, sizeof(text), "%s\n", value);
-	err = write_text_file(s->knob_path, text);
+		return run_switch(s, value, run, false);
+	err = knob_set(&s->knob, value);
 	if (err) {
-		vmpctl_error("ab: writing '%s' to %s: %s", value, s->knob_path,
-			     strerror(-err));
+		vmpctl_error("ab: knob %s: %s", s->knob.path, s->knob.why);
 		return err;
 	}
-	err = read_text_file(s->knob_path, back, sizeof(back));
+	err = knob_read_value(&s->knob, now, sizeof(now));
 	run->knob_write_s = monotonic_s() - start;
 	run->knob_toggled = strcmp(s->knob_value, value) != 0;
 	s->knob_value = value;
-	if (err)
-		return 0;
-	trim_trailing_space(back);
-	if (strcmp(back, value) == 0)
+	if (err) {
+		vmpctl_error("ab: knob %s: reading it back: %s", s->knob.path,
+			     s->knob.why);
+		return err;
+	}
+	if (knob_value_matches(&s->knob, now, value))
 		return 0;
 	if (s->vmpressure_knob) {
 		vmpctl_error("ab: %s reads back '%s' after writing '%s'",
-			     s->knob_path, back, value);
+			     s->knob.path, now, value);
 		return -EIO;
 	}
 	if (!s->readback_warned)
 		vmpctl_error("ab: warning: %s reads back '%s' after writing '%s'",
-			     s->knob_path, back, value);
+			     s->knob.path, now, value);
 	s->readback_warned = true;
 	return 0;
 }
@@ -281,29 +218,60 @@ static void report_warnings(const struct ab_session *s, size_t index,
 static void print_progress(const struct ab_session *s, const char *what,
 			   size_t index, size_t total, const struct ab_run *run)
 {
+	char metric[40] = "", reclaim[40] = "", skipped[40] = "";
+
 	if (s->opts.quiet)
 		return;
-	fprintf(stderr, "ab: %s %zu/%zu %s: wall %.3f s, user %.3f s, sys %.3f s",
-		what, index, total, ab_arm_name(run->arm), run->wall_s,
-		run->user_s, run->sys_s);
 	if (s->opts.metric_regex)
-		fprintf(stderr, ", metric %.6g", run->metric);
+		snprintf(metric, sizeof(metric), ", metric %.6g", run->metric);
 	if (run->have_reclaim)
-		fprintf(stderr, ", pgscan +%llu", (unsigned long long)run->pgscan);
+		snprintf(reclaim, sizeof(reclaim), ", pgscan +%llu",
+			 (unsigned long long)run->pgscan);
 	if (run->have_skipped)
-		fprintf(stderr, ", skipped +%llu", (unsigned long long)run->skipped);
-	fputc('\n', stderr);
+		snprintf(skipped, sizeof(skipped), ", skipped +%llu",
+			 (unsigned long long)run->skipped);
+	progress("ab: %s %zu/%zu %s: wall %.3f s, user %.3f s, sys %.3f s%s%s%s\n",
+		 what, index, total, ab_arm_name(run->arm), run->wall_s,
+		 run->user_s, run->sys_s, metric, reclaim, skipped);
+}
+
+/* The metric from a finished run's stdout; the error is printed. */
+static int take_metric(struct ab_session *s, const struct child_output *out,
+		       struct ab_run *run, const char *what, size_t index)
+{
+	int err;
+
+	if (out->cut && !s->cut_warned) {
+		vmpctl_error("ab: warning: %s %zu (arm %s): %s wrote %llu bytes to stdout; --metric searches only the last %zu",
+			     what, index, ab_arm_name(run->arm), s->opts.cmd[0],
+			     (unsigned long long)out->total, out->len);
+		s->cut_warned = true;
+	}
+	err = ab_extract_metric(&s->opts.metric, out->text, &run->metric);
+	if (err) {
+		vmpctl_error("ab: %s %zu (arm %s): --metric /%s/ %s in the output%s",
+			     what, index, ab_arm_name(run->arm), s->opts.metric_regex,
+			     err == -ENOENT ? "matches nothing" :
+			     "matches no number",
+			     out->cut ? " (its last part: the rest was cut)" : "");
+		print_failed_output(out);
+	}
+	return err;
 }
 
 /*
- * One run of arm: knob, counters, CMD, counters. 0 on success; else the
- * failure was printed and the A/B must stop.
+ * One run of arm: knob, counters, CMD, counters. 0 on success, -EINTR
+ * when a stop signal came; else the failure was printed.
  */
 static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		   const char *what, size_t index, size_t total)
 {
+	struct child_spec spec = { .argv = s->opts.cmd,
+				   .capture_max = AB_OUTPUT_MAX };
 	struct ab_counters before, after;
-	int status, err;
+	struct child_result res;
+	char why[96];
+	int err;
 
 	/* a stop between two runs must not start another */
 	if (stop_requested())
@@ -315,40 +283,36 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (err)
 		return err;
 	read_counters(s, &before);
-	err = exec_argv(s, s->opts.cmd, run, &status);
+	err = child_run(&spec, &res);
 	if (err) {
-		vmpctl_error("ab: starting %s: %s", s->opts.cmd[0], strerror(-err));
+		if (err != -EINTR)
+			vmpctl_error("ab: starting %s: %s", s->opts.cmd[0],
+				     strerror(-err));
 		return err;
 	}
 	read_counters(s, &after);
 	counter_deltas(&before, &after, run);
-	if (stop_requested())
-		return -EINTR;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFSIGNALED(status))
-			vmpctl_error("ab: %s %zu (arm %s): %s was killed by signal %d (%s)",
-				     what, index, ab_arm_name(arm), s->opts.cmd[0],
-				     WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			vmpctl_error("ab: %s %zu (arm %s): %s exited with status %d",
-				     what, index, ab_arm_name(arm), s->opts.cmd[0],
-				     WEXITSTATUS(status));
-		print_failed_output(s);
-		return -ECHILD;
+	run->wall_s = res.wall_s;
+	run->user_s = res.user_s;
+	run->sys_s = res.sys_s;
+	/* a NUL would end the text for regexec and printf */
+	for (size_t i = 0; i < res.out.len; i++)
+		if (!res.out.text[i])
+			res.out.text[i] = '\n';
+	if (stop_requested()) {
+		err = -EINTR;
+	} else if (child_status_text(res.status, why, sizeof(why))) {
+		vmpctl_error("ab: %s %zu (arm %s): %s %s", what, index,
+			     ab_arm_name(arm), s->opts.cmd[0], why);
+		print_failed_output(&res.out);
+		err = -ECHILD;
+	} else if (s->opts.metric_regex) {
+		err = take_metric(s, &res.out, run, what, index);
 	}
-	if (s->opts.metric_regex) {
-		err = ab_extract_metric(&s->opts.metric, s->output, &run->metric);
-		if (err) {
-			vmpctl_error("ab: %s %zu (arm %s): --metric /%s/ %s in the output",
-				     what, index, ab_arm_name(arm), s->opts.metric_regex,
-				     err == -ENOENT ? "matches nothing" :
-				     "matches no number");
-			print_failed_output(s);
-			return err;
-		}
-	}
-	print_progress(s, what, index, total, run);
-	return 0;
+	child_result_free(&res);
+	if (!err)
+		print_progress(s, what, index, total, run);
+	return err;
 }
 
 static int add_run(struct ab_session *s, const struct ab_run *run)
@@ -374,7 +338,8 @@ static bool precision_reached(struct ab_session *s)
 	if (ab_build_report(&s->opts, s->runs, s->n_runs, &report))
 		return false;
 	c = &report.metrics[0].cmp;
-	return (c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
+	return isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct) &&
+		(c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
 }
 
 /* Warmup, then blocks until --runs (and --until-precision) are done. */
@@ -423,12 +388,18 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 	return 0;
 }
 
+/*
+ * Opens the knob (or names the --switch) and checks both values can be
+ * written; nothing is written yet. 0 or the exit status.
+ */
 static int open_knob(struct ab_session *s)
 {
+	char path[PATH_MAX];
+	const char *values[2] = { s->opts.value_a, s->opts.value_b };
 	int err, rc;
 
 	if (s->opts.switch_cmd) {
-		snprintf(s->knob_path, sizeof(s->knob_path), "--switch '%s'",
+		snprintf(s->knob_label, sizeof(s->knob_label), "--switch '%s'",
 			 s->opts.switch_cmd);
 		return 0;
 	}
@@ -437,43 +408,101 @@ static int open_knob(struct ab_session *s)
 		rc = knob_write_preflight("ab");
 		if (rc)
 			return rc;
-		err = vmp_attr_path(s->knob_path, sizeof(s->knob_path), "enabled");
-	} else {
-		err = strlen(s->opts.knob) < sizeof(s->knob_path) ? 0 : -ENAMETOOLONG;
-		if (!err) {
-			strcpy(s->knob_path, s->opts.knob);
-			if (access(s->knob_path, R_OK | W_OK) < 0)
-				err = -errno;
+		err = vmp_attr_path(path, sizeof(path), "enabled");
+		if (err) {
+			vmpctl_error("ab: %s/enabled: %s", vmp_sysfs_dir, strerror(-err));
+			return EXIT_ENVIRONMENT;
 		}
+	} else {
+		snprintf(path, sizeof(path), "%s", s->opts.knob);
 	}
-	if (!err)
-		err = knob_save(&s->saved, s->knob_path);
-	if (!err) {
-		strcpy(s->found_value, s->saved.value);
-		trim_trailing_space(s->found_value);
-		s->knob_value = s->found_value;
-	}
+	err = knob_open(&s->knob, s->vmpressure_knob ? path : s->opts.knob);
 	if (err) {
-		vmpctl_error("ab: knob %s: %s", s->opts.knob ? s->opts.knob :
-			     s->knob_path, strerror(-err));
+		vmpctl_error("ab: knob %s %s", s->opts.knob ? s->opts.knob : path,
+			     s->knob.why);
 		return EXIT_ENVIRONMENT;
 	}
+	for (int i = 0; i < 2; i++) {
+		if (knob_accepts(&s->knob, values[i])) {
+			vmpctl_error("ab: --%c '%s': knob %s %s", i ? 'b' : 'a',
+				     values[i], s->knob.path, s->knob.why);
+			knob_close(&s->knob);
+			return EXIT_USAGE;
+		}
+	}
+	snprintf(s->knob_label, sizeof(s->knob_label), "%s", s->knob.path);
+	s->knob_value = s->knob.found_value;
 	return 0;
 }
 
-static void print_report(const struct ab_report *report)
+/*
+ * Puts the knob back as found (or --switch back to arm A), when anything
+ * was written. 0, or the failure was printed.
+ */
+static int restore_knob(struct ab_session *s)
+{
+	char found[64];
+	struct ab_run ignored;
+	int err;
+
+	if (s->opts.switch_cmd) {
+		if (!s->switched)
+			return 0;
+		err = run_switch(s, s->opts.value_a, &ignored, true);
+		if (err)
+			vmpctl_error("ab: could not return to arm A (%s): the system is left in another state",
+				     s->opts.value_a);
+		return err;
+	}
+	err = knob_restore(&s->knob);
+	if (err)
+		vmpctl_error("ab: KNOB NOT RESTORED: %s was '%s' and %s",
+			     s->knob.path,
+			     knob_found_display(&s->knob, found, sizeof(found)),
+			     s->knob.why);
+	return err;
+}
+
+static int print_report(const struct ab_report *report)
 {
 	switch (report->opts->format) {
 	case AB_FORMAT_TABLE:
 		ab_print_table(stdout, report);
-		break;
+		return 0;
 	case AB_FORMAT_JSON:
-		ab_print_json(stdout, report);
-		break;
+		return ab_print_json(stdout, report);
 	case AB_FORMAT_CSV:
 		ab_print_csv(stdout, report);
-		break;
+		return 0;
 	}
+	return 0;
+}
+
+/* The report of a completed A/B; 0 or EXIT_CHECK_FAILED. */
+static int report_runs(struct ab_session *s, unsigned long seed,
+		       struct ab_report *report)
+{
+	double elapsed = report->elapsed_s;
+	bool reached = report->precision_reached;
+	bool out_of_time = report->out_of_time;
+	int err;
+
+	if (ab_build_report(&s->opts, s->runs, s->n_runs, report)) {
+		vmpctl_error("ab: only %zu runs before --max-time: need 2 per arm",
+			     s->n_runs);
+		return EXIT_CHECK_FAILED;
+	}
+	report->knob_path = s->knob_label;
+	report->seed = seed;
+	report->elapsed_s = elapsed;
+	report->precision_reached = reached;
+	report->out_of_time = out_of_time;
+	err = print_report(report);
+	if (err) {
+		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -483,6 +512,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_report report = { 0 };
 	enum parse_result parsed;
 	unsigned long seed;
+	char signame[32];
 	int rc, err;
 
 	parsed = ab_parse_args(argc, argv, &s.opts);
@@ -490,10 +520,8 @@ int cmd_ab(int argc, char **argv)
 		return parse_exit_status(parsed);
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
-	s.output = malloc(AB_OUTPUT_MAX + 1);
-	if (!s.output || ab_schedule_init(&schedule, s.opts.order, seed)) {
+	if (ab_schedule_init(&schedule, s.opts.order, seed)) {
 		vmpctl_error("ab: %s", strerror(ENOMEM));
-		free(s.output);
 		ab_options_free(&s.opts);
 		return EXIT_CHECK_FAILED;
 	}
@@ -504,48 +532,34 @@ int cmd_ab(int argc, char **argv)
 
 	err = run_all(&s, &schedule, &report);
 	rc = err ? EXIT_CHECK_FAILED : 0;
-	if (s.opts.switch_cmd) {
-		struct ab_run ignored;
-
-		if (run_switch(&s, s.opts.value_a, &ignored)) {
-			vmpctl_error("ab: could not return to arm A (%s)",
-				     s.opts.value_a);
+	if (restore_knob(&s))
+		rc = EXIT_RESTORE_FAILED;
+	/* the knob is back: from here a signal may end vmpctl as usual */
+	stop_signals_restore();
+	if (stop_requested()) {
+		vmpctl_error("ab: stopped by %s after %zu runs; %s",
+			     stop_signal_name(stop_signal(), signame,
+					      sizeof(signame)),
+			     s.n_runs, rc == EXIT_RESTORE_FAILED ?
+			     "the knob was NOT restored" :
+			     s.opts.switch_cmd ? "back in arm A" : "knob restored");
+		if (rc != EXIT_RESTORE_FAILED) {
 			rc = EXIT_CHECK_FAILED;
+			stop_signals_reraise();
 		}
-	} else {
-		err = knob_restore(&s.saved);
-		if (err) {
-			vmpctl_error("ab: restoring %s to '%.32s': %s", s.knob_path,
-				     s.saved.value, strerror(-err));
-			rc = EXIT_CHECK_FAILED;
-		}
-	}
-	if (stop_requested())
 		goto out;
-	if (!rc) {
-		double elapsed = report.elapsed_s;
-		bool reached = report.precision_reached;
-		bool out_of_time = report.out_of_time;
+	}
+	if (!err) {
+		int report_rc = report_runs(&s, seed, &report);
 
-		if (ab_build_report(&s.opts, s.runs, s.n_runs, &report)) {
-			vmpctl_error("ab: only %zu runs before --max-time: need 2 per arm",
-				     s.n_runs);
-			rc = EXIT_CHECK_FAILED;
-			goto out;
-		}
-		report.knob_path = s.knob_path;
-		report.seed = seed;
-		report.elapsed_s = elapsed;
-		report.precision_reached = reached;
-		report.out_of_time = out_of_time;
-		print_report(&report);
+		if (!rc)
+			rc = report_rc;
 	}
 out:
 	ab_schedule_free(&schedule);
 	ab_options_free(&s.opts);
+	if (!s.opts.switch_cmd)
+		knob_close(&s.knob);
 	free(s.runs);
-	free(s.output);
-	if (stop_requested())
-		stop_signals_reraise();
 	return rc;
 }

@@ -1,26 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "args.h"
 #include "commands.h"
-#include "fileio.h"
 #include "output.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#define MIB_MAX (1024u * 1024u)
+#define SIZE_MAX_BYTES (1ULL << 40)
 
 int parse_exit_status(enum parse_result parsed)
 {
 	return parsed == PARSE_HELP ? 0 : EXIT_USAGE;
 }
 
-int arg_mib(const char *cmd, const char *opt, const char *text, uint64_t *mib)
+int arg_uint(const char *cmd, const char *opt, const char *text,
+	     uint64_t min, uint64_t max, uint64_t *value)
 {
-	if (parse_u64(text, mib) || *mib == 0 || *mib > MIB_MAX) {
-		vmpctl_error("%s: %s: '%s' is not a size in MiB (1..%u)", cmd,
-			     opt, text, MIB_MAX);
+	/* a trailing newline is fine in a kernel file, not in an argument */
+	if (parse_u64(text, value) || text[strspn(text, "0123456789")] ||
+	    *value < min || *value > max) {
+		vmpctl_error("%s: %s: '%s' is not a whole number in %" PRIu64
+			     "..%" PRIu64, cmd, opt, text, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int arg_size(const char *cmd, const char *opt, const char *text,
+	     uint64_t *bytes)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (parse_size(text, bytes) || *bytes < page || *bytes > SIZE_MAX_BYTES) {
+		vmpctl_error("%s: %s: '%s' is not a size from %" PRIu64
+			     "K to 1T (MiB, or with a K, M, G or T suffix)",
+			     cmd, opt, text, page >> 10);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int arg_percent(const char *cmd, const char *opt, const char *text,
+		double *pct)
+{
+	char *end;
+
+	*pct = strtod(text, &end);
+	if (end == text || (*end == '%' && end[1]) || (*end && *end != '%') ||
+	    !isfinite(*pct) || *pct <= 0) {
+		vmpctl_error("%s: %s: '%s' is not a percentage above 0", cmd,
+			     opt, text);
 		return -EINVAL;
 	}
 	return 0;

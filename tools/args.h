@@ -3,6 +3,11 @@
  * Option values shared by several commands. The parsers print
  * "vmpctl: CMD: --OPT: ..." on bad input and return -EINVAL, so each
  * command's getopt loop stays a list of cases.
+ *
+ * A short option means the same in every command that has it: -c cgroup,
+ * -l level, -m mode, -s size, -L memory cgroup limit, -t seconds,
+ * -j json, -q quiet, -h help; the others are ab's own. Options without
+ * one meaning everywhere have only a long name.
  */
 #ifndef VMPCTL_ARGS_H
 #define VMPCTL_ARGS_H
@@ -21,9 +26,15 @@ enum parse_result {
 /* Exit status for a parse that does not run the command: 0 or EXIT_USAGE. */
 int parse_exit_status(enum parse_result parsed);
 
-/* A positive whole number of MiB, at most 1 TiB. */
-int arg_mib(const char *cmd, const char *opt, const char *text,
-	    uint64_t *mib);
+/* A whole number in min..max (parse_u64). */
+int arg_uint(const char *cmd, const char *opt, const char *text,
+	     uint64_t min, uint64_t max, uint64_t *value);
+/* A size (parse_size: K/M/G/T suffixes, bare MiB), one page to 1 TiB. */
+int arg_size(const char *cmd, const char *opt, const char *text,
+	     uint64_t *bytes);
+/* A percentage above 0: "0.2%" or "0.2". */
+int arg_percent(const char *cmd, const char *opt, const char *text,
+		double *pct);
 /* A non-negative number of seconds (decimals allowed). */
 int arg_seconds(const char *cmd, const char *opt, const char *text,
 		double *seconds);

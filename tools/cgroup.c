@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cgroup.h"
 #include "fileio.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <linux/magic.h>
@@ -242,9 +243,6 @@ int memcg_enter_child(const struct memcg *cg)
 	char text[32];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
 	snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 	return write_memcg_file(cg, "cgroup.procs", text);
 }

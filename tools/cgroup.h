@@ -52,9 +52,9 @@ int memcg_file(const struct memcg *cg, const char *name, char *buf,
 	       size_t size);
 
 /*
- * For a freshly forked worker child: die with vmpctl, take the default
- * action on ^C like any foreground process, and move into cg.
- * Returns 0 or -errno.
+ * For a worker child forked by child_run() (which already put back the
+ * signal dispositions vmpctl inherited): die with vmpctl and move into
+ * cg. Returns 0 or -errno.
  */
 int memcg_enter_child(const struct memcg *cg);
 

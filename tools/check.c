@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "check.h"
 #include "commands.h"
+#include "json.h"
 #include "knob.h"
+#include "knobfile.h"
 #include "output.h"
 #include "signals.h"
 
@@ -114,40 +116,39 @@ void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
 	table_free(&t);
 }
 
-void check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
-		      bool pass, const char *reason)
+int check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
+		     bool pass, const char *reason)
 {
+	json_t *doc = json_object(), *phases = json_array();
 	int i;
 
-	fputs("{\"phases\":[", out);
 	for (i = 0; i < CHECK_PHASES; i++) {
-		fprintf(out, "%s{\"phase\":\"%s\",\"knob\":%d,\"measurement\":",
-			i ? "," : "", check_phase_name[i], check_phase_knob[i]);
-		measurement_write_json(out, &phase[i]);
-		fputc('}', out);
+		json_t *p = json_object();
+
+		json_put(p, "phase", json_text(check_phase_name[i]));
+		json_put(p, "knob", json_integer(check_phase_knob[i]));
+		json_put(p, "measurement", measurement_json(&phase[i]));
+		json_append(phases, p);
 	}
-	fprintf(out, "],\"pass\":%s,\"reason\":", pass ? "true" : "false");
-	json_write_string(out, reason);
-	fputs("}\n", out);
+	json_put(doc, "phases", phases);
+	json_put(doc, "pass", json_boolean(pass));
+	json_put(doc, "reason", json_text(reason));
+	return json_print_line(out, doc);
 }
 
-static const char *knob_text(int value)
-{
-	return value ? "1" : "0";
-}
-
-static int run_phases(struct measure_session *s,
+static int run_phases(struct measure_session *s, struct knob *knob,
 		      struct measurement phase[CHECK_PHASES], size_t *done)
 {
-	int err, rc, i;
+	int err, rc, now, i;
 
 	for (i = 0; i < CHECK_PHASES; i++) {
-		err = vmp_write_enabled(check_phase_knob[i]);
-		if (err) {
-			vmpctl_error("check: writing %s to %s/enabled: %s",
-				     knob_text(check_phase_knob[i]), vmp_sysfs_dir,
-				     err == -EIO ? "the knob did not take the value" :
-				     strerror(-err));
+		err = knob_set(knob, check_phase_knob[i] ? "1" : "0");
+		if (!err)
+			err = vmp_read_enabled(&now);
+		if (err || now != check_phase_knob[i]) {
+			vmpctl_error("check: writing %d to %s: %s",
+				     check_phase_knob[i], knob->path,
+				     err ? knob->why : "the knob did not take the value");
 			return EXIT_CHECK_FAILED;
 		}
 		rc = measure_run(s, &phase[i]);
@@ -160,16 +161,34 @@ static int run_phases(struct measure_session *s,
 	return 0;
 }
 
+/* Puts the knob back; 0 or EXIT_RESTORE_FAILED (printed). */
+static int restore(struct knob *knob, char *said, size_t size,
+		   bool cgroup_removed)
+{
+	char found[64];
+	int err = knob_restore(knob);
+
+	knob_found_display(knob, found, sizeof(found));
+	snprintf(said, size, "knob %s to %s, cgroup %s",
+		 err ? "NOT restored" : "restored", found,
+		 cgroup_removed ? "removed" : "NOT removed");
+	if (!err)
+		return 0;
+	vmpctl_error("check: KNOB NOT RESTORED: %s was '%s' and %s", knob->path,
+		     found, knob->why);
+	return EXIT_RESTORE_FAILED;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct measurement phase[CHECK_PHASES];
 	struct measure_session s;
 	struct measure_opts opts;
-	struct knob_saved saved;
-	char path[4096], reason[256], restored[128];
+	struct knob knob;
+	char path[4096], reason[256], said[192];
 	size_t done = 0;
 	enum parse_result parsed;
-	int rc, close_rc, err;
+	int rc, close_rc, restore_rc, err;
 	bool pass;
 
 	parsed = measure_parse_args("check", argc, argv, &opts);
@@ -180,16 +199,20 @@ int cmd_check(int argc, char **argv)
 		return rc;
 	stop_signals_install();
 	err = vmp_attr_path(path, sizeof(path), "enabled");
-	if (!err)
-		err = knob_save(&saved, path);
 	if (err) {
-		vmpctl_error("check: reading %s/enabled: %s", vmp_sysfs_dir,
-			     strerror(-err));
+		vmpctl_error("check: %s/enabled: %s", vmp_sysfs_dir, strerror(-err));
+		return EXIT_ENVIRONMENT;
+	}
+	err = knob_open(&knob, path);
+	if (err) {
+		vmpctl_error("check: %s %s", path, knob.why);
 		return EXIT_ENVIRONMENT;
 	}
 	rc = measure_open(&s, &opts, "check");
-	if (rc)
+	if (rc) {
+		knob_close(&knob);
 		return rc;
+	}
 	if (s.events_error == -ENOENT)
 		fprintf(opts.json ? stderr : stdout,
 			"vmpctl: check: no memory.pressure_level in %s (cgroup v%d%s): verifying through skipped alone\n",
@@ -197,37 +220,41 @@ int cmd_check(int argc, char **argv)
 			s.cg.version == 2 ? ", reclaim forced by memory.max" : "");
 
 	memset(phase, 0, sizeof(phase));
-	rc = run_phases(&s, phase, &done);
+	rc = run_phases(&s, &knob, phase, &done);
 	close_rc = measure_close(&s);
-	err = knob_restore(&saved);
-	snprintf(restored, sizeof(restored), "knob restored to %.1s, cgroup %s",
-		 saved.value, close_rc ? "NOT removed" : "removed");
-	if (err) {
-		vmpctl_error("check: restoring %s/enabled to %.1s: %s", vmp_sysfs_dir,
-			     saved.value, strerror(-err));
-		rc = rc ? rc : EXIT_CHECK_FAILED;
-	}
+	restore_rc = restore(&knob, said, sizeof(said), close_rc == 0);
+	knob_close(&knob);
 	if (stop_requested()) {
 		if (!opts.json && done)
 			check_print_table(stdout, phase, done);
 		fflush(stdout);
-		measure_report_interrupt("check", restored);
+		if (restore_rc) {
+			vmpctl_error("check: interrupted; %s", said);
+			return restore_rc;
+		}
+		measure_report_interrupt("check", said);
 		return EXIT_CHECK_FAILED;
 	}
 	if (rc) {
 		if (!opts.json && done)
 			check_print_table(stdout, phase, done);
-		return rc;
+		return restore_rc ? restore_rc : rc;
 	}
 	pass = check_judge(phase, reason, sizeof(reason));
 	if (opts.json) {
-		check_print_json(stdout, phase, pass, reason);
+		err = check_print_json(stdout, phase, pass, reason);
+		if (err) {
+			vmpctl_error("check: writing JSON: %s", strerror(-err));
+			return restore_rc ? restore_rc : EXIT_CHECK_FAILED;
+		}
 	} else {
 		check_print_table(stdout, phase, CHECK_PHASES);
 		if (!memcg_pgscan_is_local(&s.cg))
 			printf("(pgscan: system-wide /proc/vmstat delta; cgroup v1 has no per-memcg scan counter)\n");
 		printf("check: %s: %s\n", pass ? "PASS" : "FAIL", reason);
 	}
+	if (restore_rc)
+		return restore_rc;
 	if (!pass)
 		return EXIT_CHECK_FAILED;
 	return close_rc;

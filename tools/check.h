@@ -28,7 +28,8 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 
 void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
 		       size_t phases_done);
-void check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
-		      bool pass, const char *reason);
+/* One line; 0 or -errno (json_print_line()). */
+int check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
+		     bool pass, const char *reason);
 
 #endif

@@ -9,6 +9,7 @@
 #define EXIT_CHECK_FAILED 1	/* also: a measurement or command failed */
 #define EXIT_USAGE 2
 #define EXIT_ENVIRONMENT 3	/* not root, module missing, no memcg */
+#define EXIT_RESTORE_FAILED 4	/* a knob could not be put back as found */
 
 /*
  * Before writing the knob: the module must be loaded and we must be root.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "fileio.h"
+#include "parse.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -67,42 +67,6 @@ int write_text_file(const char *path, const char *text)
 	return err;
 }
 
-static int only_trailing_space(const char *p)
-{
-	while (*p) {
-		if (!isspace((unsigned char)*p))
-			return 0;
-		p++;
-	}
-	return 1;
-}
-
-int parse_u64(const char *text, uint64_t *value)
-{
-	unsigned long long v;
-	char *end;
-
-	/* strtoull accepts leading space and a sign: the kernel prints neither. */
-	if (!isdigit((unsigned char)text[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (!only_trailing_space(end))
-		return -EINVAL;
-	*value = v;
-	return 0;
-}
-
-int parse_bool01(const char *text, int *value)
-{
-	if ((text[0] != '0' && text[0] != '1') || !only_trailing_space(text + 1))
-		return -EINVAL;
-	*value = text[0] - '0';
-	return 0;
-}
-
 int find_keyed_u64(const char *text, const char *key, uint64_t *value)
 {
 	size_t key_len = strlen(key);
@@ -138,21 +102,19 @@ int find_meminfo_kib(const char *text, const char *key, uint64_t *kib)
 	while (*line) {
 		if (strncmp(line, key, key_len) == 0 && line[key_len] == ':') {
 			const char *p = line + key_len + 1;
-			unsigned long long v;
-			char *end;
+			char number[32];
+			size_t digits;
 
 			while (*p == ' ')
 				p++;
-			if (!isdigit((unsigned char)*p))
+			digits = strspn(p, "0123456789");
+			if (!digits || strncmp(p + digits, " kB", 3) != 0)
 				return -EINVAL;
-			errno = 0;
-			v = strtoull(p, &end, 10);
-			if (errno == ERANGE)
+			if (digits >= sizeof(number))
 				return -ERANGE;
-			if (strncmp(end, " kB", 3) != 0)
-				return -EINVAL;
-			*kib = v;
-			return 0;
+			memcpy(number, p, digits);
+			number[digits] = '\0';
+			return parse_u64(number, kib);
 		}
 		line = strchr(line, '\n');
 		if (!line)

@@ -15,12 +15,6 @@ int read_text_file(const char *path, char *buf, size_t size);
 /* Writes text with a single write(2), as sysfs and cgroupfs expect. */
 int write_text_file(const char *path, const char *text);
 
-/* Unsigned decimal, optional trailing whitespace; -EINVAL or -ERANGE. */
-int parse_u64(const char *text, uint64_t *value);
-
-/* "0" or "1" with optional trailing whitespace; -EINVAL otherwise. */
-int parse_bool01(const char *text, int *value);
-
 /*
  * Finds "key value" on its own line (memory.stat, /proc/vmstat,
  * memory.oom_control, memory.events); -ENOENT when key is absent.

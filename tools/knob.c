@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "knob.h"
 #include "fileio.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -88,26 +89,4 @@ int vmp_read_state(struct vmp_state *state)
 	join_lines(state->method);
 	join_lines(state->targets);
 	return err;
-}
-
-int knob_save(struct knob_saved *saved, const char *path)
-{
-	int err;
-
-	saved->valid = false;
-	if (strlen(path) >= sizeof(saved->path))
-		return -ENAMETOOLONG;
-	strcpy(saved->path, path);
-	err = read_text_file(path, saved->value, sizeof(saved->value));
-	if (!err)
-		saved->valid = true;
-	return err;
-}
-
-int knob_restore(struct knob_saved *saved)
-{
-	if (!saved->valid)
-		return 0;
-	saved->valid = false;
-	return write_text_file(saved->path, saved->value);
 }

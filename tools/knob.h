@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The vmpressure_ctl module's sysfs interface, and saving/restoring any
- * text knob (the A/B runner flips other knobs through the same calls).
+ * The vmpressure_ctl module's sysfs interface. Commands that must put the
+ * knob back (check, ab) hold it as a struct knob (knobfile.h).
  */
 #ifndef VMPCTL_KNOB_H
 #define VMPCTL_KNOB_H
@@ -36,18 +36,5 @@ int vmp_read_state(struct vmp_state *state);
 
 /* Turns "a\nb\n" into "a b". */
 void join_lines(char *text);
-
-/*
- * A knob whose found value is restored later. knob_save() records the
- * current text; knob_restore() writes it back once (later calls do nothing).
- */
-struct knob_saved {
-	char path[4096];
-	char value[256];
-	bool valid;
-};
-
-int knob_save(struct knob_saved *saved, const char *path);
-int knob_restore(struct knob_saved *saved);
 
 #endif

@@ -2,12 +2,14 @@
 #include "measure.h"
 #include "commands.h"
 #include "fileio.h"
+#include "json.h"
 #include "knob.h"
 #include "output.h"
 #include "signals.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,11 +25,13 @@ static void measure_usage(const char *cmd, FILE *out)
 		"  -c, --cgroup PATH   use this memory cgroup instead of a temporary one\n"
 		"  -l, --level LEVEL   low, medium, critical or all (default all)\n"
 		"  -m, --mode MODE     default, hierarchy or local (default default)\n"
-		"  -s, --size MiB      memory the child touches (default 2 x --limit)\n"
-		"  -L, --limit MiB     limit of the temporary cgroup (default %d)\n"
+		"  -s, --size SIZE     memory the child touches (default 2 x --limit)\n"
+		"  -L, --limit SIZE    limit of the temporary cgroup (default %lluM)\n"
 		"  -t, --seconds S     touch for S seconds (default: %d full passes)\n"
 		"  -j, --json          print one JSON %s\n"
-		"  -h, --help          show this help\n",
+		"  -h, --help          show this help\n"
+		"\n"
+		"SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G).\n",
 		cmd,
 		strcmp(cmd, "check") == 0 ?
 		"Prove the knob: measure reclaim with the knob at 1, 0 and 1 again.\n"
@@ -35,7 +39,7 @@ static void measure_usage(const char *cmd, FILE *out)
 		"disabled (with skipped growing), and they come back when re-enabled." :
 		"Force reclaim in a memory cgroup once and report pressure events per\n"
 		"level, the module's skipped delta and pages scanned.",
-		MEASURE_LIMIT_MIB_DEFAULT, MEASURE_PASSES_DEFAULT,
+		MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
 		strcmp(cmd, "check") == 0 ? "object" : "line");
 }
 
@@ -56,7 +60,7 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->limit_mib = MEASURE_LIMIT_MIB_DEFAULT;
+	opts->limit = MEASURE_LIMIT_DEFAULT;
 	opts->levels = PRESSURE_ALL_LEVELS;
 	opts->mode = PRESSURE_MODE_DEFAULT;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
@@ -74,11 +78,11 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 				return PARSE_USAGE;
 			break;
 		case 's':
-			if (arg_mib(cmd, "--size", optarg, &opts->size_mib))
+			if (arg_size(cmd, "--size", optarg, &opts->size))
 				return PARSE_USAGE;
 			break;
 		case 'L':
-			if (arg_mib(cmd, "--limit", optarg, &opts->limit_mib))
+			if (arg_size(cmd, "--limit", optarg, &opts->limit))
 				return PARSE_USAGE;
 			break;
 		case 't':
@@ -95,8 +99,8 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 			return arg_bad_option(cmd, c, argv);
 		}
 	}
-	if (!opts->size_mib)
-		opts->size_mib = 2 * opts->limit_mib;
+	if (!opts->size)
+		opts->size = 2 * opts->limit;
 	return arg_no_operands(cmd, argc, argv, optind);
 }
 
@@ -110,36 +114,26 @@ uint64_t measurement_events_total(const struct measurement *m)
 	return total;
 }
 
-void measurement_write_json(FILE *out, const struct measurement *m)
+json_t *measurement_json(const struct measurement *m)
 {
+	json_t *o = json_object(), *events = json_null();
 	int i;
 
-	fprintf(out, "{\"cgroup_version\":%d,\"events\":", m->cgroup_version);
+	json_put(o, "cgroup_version", json_integer(m->cgroup_version));
 	if (m->levels) {
-		fputc('{', out);
-		for (i = 0; i < PRESSURE_LEVELS; i++) {
-			fprintf(out, "%s\"%s\":", i ? "," : "",
-				pressure_level_name(i));
-			if (m->levels & (1u << i))
-				fprintf(out, "%llu", (unsigned long long)m->events[i]);
-			else
-				fputs("null", out);
-		}
-		fputc('}', out);
-	} else {
-		fputs("null", out);
+		events = json_object();
+		for (i = 0; i < PRESSURE_LEVELS; i++)
+			json_put(events, pressure_level_name(i),
+				 m->levels & (1u << i) ? json_count(m->events[i]) :
+				 json_null());
 	}
-	fputs(",\"skipped_delta\":", out);
-	if (m->have_skipped)
-		fprintf(out, "%llu", (unsigned long long)m->skipped_delta);
-	else
-		fputs("null", out);
-	fputs(",\"pgscan\":", out);
-	if (m->have_pgscan)
-		fprintf(out, "%llu", (unsigned long long)m->pgscan);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"seconds\":%.3f}", m->seconds);
+	json_put(o, "events", events);
+	json_put(o, "skipped_delta", m->have_skipped ?
+		 json_count(m->skipped_delta) : json_null());
+	json_put(o, "pgscan", m->have_pgscan ? json_count(m->pgscan) : json_null());
+	/* milliseconds are what the clock of a reclaim run is good for */
+	json_put(o, "seconds", json_real_or_null(round(m->seconds * 1000) / 1000));
+	return o;
 }
 
 static int environment_error(int err)
@@ -178,7 +172,7 @@ static int open_cgroup(struct measure_session *s,
 		vmpctl_error("%s: reading /proc/mounts: %s", s->cmd, strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
-	err = memcg_create_temp(&layout, opts->limit_mib << 20, &s->cg);
+	err = memcg_create_temp(&layout, opts->limit, &s->cg);
 	if (err == -ENODEV) {
 		vmpctl_error("%s: no memory controller: neither a cgroup-v1 memory hierarchy nor cgroup2 with memory is mounted",
 			     s->cmd);
@@ -226,7 +220,7 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
 	pressure_init(&s->listener);
-	s->job.bytes = opts->size_mib << 20;
+	s->job.bytes = opts->size;
 	s->job.seconds = opts->seconds;
 	s->job.passes = MEASURE_PASSES_DEFAULT;
 
@@ -325,9 +319,10 @@ int measure_close(struct measure_session *s)
 
 void measure_report_interrupt(const char *cmd, const char *what_was_restored)
 {
-	const char *name = sigabbrev_np(stop_signal());
+	char name[32];
 
-	vmpctl_error("%s: interrupted by SIG%s; %s", cmd, name ? name : "?",
+	vmpctl_error("%s: interrupted by %s; %s", cmd,
+		     stop_signal_name(stop_signal(), name, sizeof(name)),
 		     what_was_restored);
 	stop_signals_reraise();
 }
@@ -387,8 +382,12 @@ int cmd_measure(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (opts.json) {
-		measurement_write_json(stdout, &m);
-		putchar('\n');
+		int err = json_print_line(stdout, measurement_json(&m));
+
+		if (err) {
+			vmpctl_error("measure: writing JSON: %s", strerror(-err));
+			return EXIT_CHECK_FAILED;
+		}
 	} else {
 		print_measurement_text(&s, &m);
 	}

@@ -16,13 +16,15 @@
 #include "pressure.h"
 #include "reclaim.h"
 
-#define MEASURE_LIMIT_MIB_DEFAULT 32
+#include <jansson.h>
+
+#define MEASURE_LIMIT_DEFAULT (32ULL << 20)
 #define MEASURE_PASSES_DEFAULT 2
 
 struct measure_opts {
 	const char *cgroup;	/* NULL: a temporary cgroup of our own */
-	uint64_t size_mib;	/* 0: twice limit_mib */
-	uint64_t limit_mib;
+	uint64_t size;		/* bytes; 0: twice limit */
+	uint64_t limit;		/* bytes */
 	double seconds;		/* 0: MEASURE_PASSES_DEFAULT full passes */
 	unsigned int levels;
 	enum pressure_mode mode;
@@ -48,12 +50,13 @@ struct measurement {
 uint64_t measurement_events_total(const struct measurement *m);
 
 /*
- * The JSON object of vmpctl measure --json, without a newline (a contract:
- * the VM guest tests parse it): events is null without registered levels, a level not registered
- * is null, skipped_delta is null without the module, pgscan null when
- * unreadable.
+ * The JSON object of vmpctl measure --json (a contract: the VM guest
+ * tests parse it): {"cgroup_version":N,"events":{"low":N,"medium":N,
+ * "critical":N},"skipped_delta":N,"pgscan":N,"seconds":F}. events is null
+ * without registered levels, a level not registered is null,
+ * skipped_delta is null without the module, pgscan null when unreadable.
  */
-void measurement_write_json(FILE *out, const struct measurement *m);
+json_t *measurement_json(const struct measurement *m);
 
 struct measure_session {
 	const char *cmd;

@@ -1,59 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
 void vmpctl_error(const char *fmt, ...)
 {
+	char message[1024];
 	va_list ap;
 
-	fputs("vmpctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (fprintf(stderr, "vmpctl: %s\n", message) < 0)
+		stop_note_write_error(errno);
 }
 
-void json_write_string(FILE *out, const char *s)
+/* Like gnulib's close_stream(): false when anything was lost. */
+static bool close_stream(FILE *stream)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	bool pending = __fpending(stream) != 0;
+	bool failed_before = ferror(stream) != 0;
+	bool close_failed = fclose(stream) != 0;
 
-	fputc('"', out);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\b':
-			fputs("\\b", out);
-			break;
-		case '\f':
-			fputs("\\f", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			/* Other control characters have no short escape. */
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
+	/* EBADF with nothing pending: the stream was closed from the start */
+	if (failed_before || (close_failed && (pending || errno != EBADF))) {
+		/* an earlier error's errno is gone: say no reason */
+		if (!close_failed)
+			errno = 0;
+		return false;
 	}
-	fputc('"', out);
+	return true;
+}
+
+int close_stdout(int status)
+{
+	if (!close_stream(stdout) && errno != EPIPE) {
+		int err = errno;
+
+		fprintf(stderr, "vmpctl: write error%s%s\n", err ? ": " : "",
+			err ? strerror(err) : "");
+		if (!status)
+			status = 1;
+	}
+	if (!close_stream(stderr) && !status)
+		status = 1;
+	return status;
 }
 
 int table_init(struct table *t, const char *const *headers,

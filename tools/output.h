@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What vmpctl prints: one-line errors on stderr, aligned tables for people,
- * JSON for scripts.
+ * What vmpctl prints: one-line errors on stderr and aligned tables for
+ * people (JSON for scripts is in json.h), and the check at exit that all
+ * of it was written.
  */
 #ifndef VMPCTL_OUTPUT_H
 #define VMPCTL_OUTPUT_H
@@ -11,13 +12,21 @@
 #include <stdio.h>
 
 /*
- * Prints "vmpctl: <message>\n" on stderr. Not called print_error: cmocka
- * exports a function of that name, and ours would replace it in the tests.
+ * Prints "vmpctl: <message>\n" on stderr in one write. Not called
+ * print_error: cmocka exports a function of that name, and ours would
+ * replace it in the tests. A reader of stderr that went away (EPIPE) is
+ * a stop (signals.h).
  */
 void vmpctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes s as a JSON string literal, quotes included. */
-void json_write_string(FILE *out, const char *s);
+/*
+ * util-linux's close_stdout(): flushes and closes stdout and stderr at
+ * exit. A write error on stdout (a full disk, /dev/full) is reported on
+ * stderr and turns an exit status of 0 into 1; EPIPE is not reported (a
+ * reader that went away is not an error of ours). Returns the status to
+ * exit with.
+ */
+int close_stdout(int status);
 
 #define TABLE_MAX_COLUMNS 12
 

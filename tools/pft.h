@@ -37,12 +37,6 @@ struct pft_result {
 	double wall_s;
 };
 
-/*
- * "512M", "1G", "1.5G", "64K" (binary units); a bare number is MiB like
- * measure's --size. 0 or -EINVAL / -ERANGE.
- */
-int pft_parse_size(const char *text, uint64_t *bytes);
-
 /* Parses argv (argv[0] is "pft"), printing help or the usage error. */
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts);
@@ -58,8 +52,9 @@ bool pft_faults_match(const struct pft_result *result);
 
 void pft_print_table(FILE *out, const struct pft_options *opts,
 		     const struct pft_result *result);
-void pft_print_json(FILE *out, const struct pft_options *opts,
-		    const struct pft_result *result);
+/* One line; 0 or -errno (json_print_line()). */
+int pft_print_json(FILE *out, const struct pft_options *opts,
+		   const struct pft_result *result);
 
 /* The command; exit codes 0 ok, 1 failed, 2 usage, 3 environment. */
 int cmd_pft(int argc, char **argv);

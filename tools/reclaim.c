@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "reclaim.h"
+#include "child.h"
+#include "clock.h"
 #include "output.h"
-#include "signals.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,23 +10,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int reclaim_touch(const struct reclaim_job *job)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	/* Look at the clock every 4 MiB, not every page. */
 	const size_t clock_every = (4u << 20) / page;
-	double deadline = now_seconds() + job->seconds;
+	double deadline = monotonic_s() + job->seconds;
 	volatile unsigned char *mem;
 	unsigned int pass;
 	size_t i, pages;
@@ -43,7 +35,7 @@ int reclaim_touch(const struct reclaim_job *job)
 		for (i = 0; i < pages; i++) {
 			mem[i * page] = (unsigned char)(pass + i);
 			if (job->seconds > 0 && i % clock_every == 0 &&
-			    now_seconds() >= deadline)
+			    monotonic_s() >= deadline)
 				goto done;
 		}
 	}
@@ -52,57 +44,55 @@ done:
 	return 0;
 }
 
-static void run_child(const struct memcg *cg, const struct reclaim_job *job)
+struct reclaim_child {
+	const struct memcg *cg;
+	const struct reclaim_job *job;
+};
+
+static int reclaim_child_body(void *arg)
 {
+	const struct reclaim_child *c = arg;
 	int err;
 
-	err = memcg_enter_child(cg);
+	err = memcg_enter_child(c->cg);
 	if (err) {
-		vmpctl_error("moving the reclaim child into %s: %s", cg->path,
+		vmpctl_error("moving the reclaim child into %s: %s", c->cg->path,
 			     strerror(-err));
-		_exit(RECLAIM_EXIT_ATTACH);
+		return RECLAIM_EXIT_ATTACH;
 	}
-	err = reclaim_touch(job);
+	err = reclaim_touch(c->job);
 	if (err) {
 		vmpctl_error("mapping %llu bytes for the reclaim child: %s",
-			     (unsigned long long)job->bytes, strerror(-err));
-		_exit(RECLAIM_EXIT_NOMEM);
+			     (unsigned long long)c->job->bytes, strerror(-err));
+		return RECLAIM_EXIT_NOMEM;
 	}
-	_exit(0);
+	return 0;
 }
 
 int reclaim_run(const struct memcg *cg, const struct reclaim_job *job,
 		struct reclaim_result *result)
 {
+	struct reclaim_child child = { cg, job };
+	struct child_spec spec = { .body = reclaim_child_body, .arg = &child };
 	uint64_t oom_before = 0, oom_after = 0;
 	bool have_oom = memcg_read_oom_kills(cg, &oom_before) == 0;
-	double start = now_seconds();
-	int status;
-	pid_t pid;
+	struct child_result res;
+	int err;
 
 	memset(result, 0, sizeof(*result));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0)
-		run_child(cg, job);
-
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-		if (stop_requested() && !result->interrupted) {
-			kill(pid, SIGKILL);
-			result->interrupted = true;
-		}
-	}
-	result->elapsed = now_seconds() - start;
-	if (stop_requested())
+	err = child_run(&spec, &res);
+	if (err == -EINTR) {
 		result->interrupted = true;
-	if (WIFEXITED(status)) {
-		result->exit_code = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		result->term_signal = WTERMSIG(status);
+		return 0;
+	}
+	if (err)
+		return err;
+	result->elapsed = res.wall_s;
+	result->interrupted = res.stopped;
+	if (WIFEXITED(res.status)) {
+		result->exit_code = WEXITSTATUS(res.status);
+	} else if (WIFSIGNALED(res.status)) {
+		result->term_signal = WTERMSIG(res.status);
 		/* A SIGKILL we did not send, with the memcg's oom_kill grown. */
 		if (result->term_signal == SIGKILL && !result->interrupted)
 			result->oom_killed = !have_oom ||

@@ -27,7 +27,7 @@ struct reclaim_result {
 	int exit_code;		/* when the child exited */
 	int term_signal;	/* when it was killed, else 0 */
 	bool oom_killed;
-	bool interrupted;	/* we killed it because a stop signal came */
+	bool interrupted;	/* a stop signal came: it was stopped or never started */
 };
 
 /*
@@ -38,9 +38,9 @@ struct reclaim_result {
 int reclaim_touch(const struct reclaim_job *job);
 
 /*
- * Runs reclaim_touch() in a child inside cg and reaps it, also when a stop
- * signal interrupts the wait (then the child is killed first): no zombie
- * is left. 0 when the child ran (see result), else -errno of fork.
+ * Runs reclaim_touch() in a child inside cg through child_run() (a stop
+ * signal is forwarded to it; it is always reaped). 0 when the child ran
+ * or a stop came first (see result), else -errno of fork.
  */
 int reclaim_run(const struct memcg *cg, const struct reclaim_job *job,
 		struct reclaim_result *result);

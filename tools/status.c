@@ -2,6 +2,7 @@
 /* vmpctl status: the knob, the module and the cgroup layout at a glance. */
 #include "args.h"
 #include "commands.h"
+#include "json.h"
 #include "knob.h"
 #include "output.h"
 #include "status.h"
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -41,58 +43,51 @@ static const char *cgroup_summary(const struct status *st)
 	return "no memory controller";
 }
 
-static void json_string_or_null(FILE *out, const char *s)
+/* NULL or "" is null */
+static json_t *text_or_null(const char *s)
 {
-	if (s && *s)
-		json_write_string(out, s);
-	else
-		fputs("null", out);
+	return s && *s ? json_text(s) : json_null();
 }
 
 /* targets is space-separated here: one JSON string per word. */
-static void write_targets_json(FILE *out, const char *targets)
+static json_t *targets_json(const char *targets)
 {
-	const char *p = targets + strspn(targets, " ");
-	bool first = true;
+	json_t *list = json_array();
+	char *copy = strdup(targets), *word, *save = NULL;
 
-	while (*p) {
-		char word[128];
-		size_t n = strcspn(p, " ");
-
-		if (n < sizeof(word)) {
-			memcpy(word, p, n);
-			word[n] = '\0';
-			fputs(first ? "" : ",", out);
-			json_write_string(out, word);
-			first = false;
-		}
-		p += n;
-		p += strspn(p, " ");
+	if (!copy) {
+		json_decref(list);
+		return NULL;
 	}
+	for (word = strtok_r(copy, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save))
+		json_append(list, json_text(word));
+	free(copy);
+	return list;
 }
 
-void status_print_json(FILE *out, const struct status *st)
+int status_print_json(FILE *out, const struct status *st)
 {
-	fprintf(out, "{\"loaded\":%s,", st->loaded ? "true" : "false");
+	json_t *o = json_object();
+
+	json_put(o, "loaded", json_boolean(st->loaded));
 	if (st->readable) {
-		fprintf(out, "\"enabled\":%d,\"method\":", st->module.enabled);
-		json_write_string(out, st->module.method);
-		fprintf(out, ",\"skipped\":%llu,\"targets\":[",
-			(unsigned long long)st->module.skipped);
-		write_targets_json(out, st->module.targets);
-		fputs("],", out);
+		json_put(o, "enabled", json_integer(st->module.enabled));
+		json_put(o, "method", json_text(st->module.method));
+		json_put(o, "skipped", json_count(st->module.skipped));
+		json_put(o, "targets", targets_json(st->module.targets));
 	} else {
-		fputs("\"enabled\":null,\"method\":null,\"skipped\":null,\"targets\":null,", out);
+		json_put(o, "enabled", json_null());
+		json_put(o, "method", json_null());
+		json_put(o, "skipped", json_null());
+		json_put(o, "targets", json_null());
 	}
-	fputs("\"kernel\":", out);
-	json_string_or_null(out, st->kernel);
-	fputs(",\"cgroup_v1_memory\":", out);
-	json_string_or_null(out, st->layout.v1_memory);
-	fputs(",\"cgroup2\":", out);
-	json_string_or_null(out, st->layout.v2_root);
-	fprintf(out, ",\"cgroup2_memory\":%s,\"pressure_level\":%s}\n",
-		st->v2_memory ? "true" : "false",
-		st->pressure_level ? "true" : "false");
+	json_put(o, "kernel", text_or_null(st->kernel));
+	json_put(o, "cgroup_v1_memory", text_or_null(st->layout.v1_memory));
+	json_put(o, "cgroup2", text_or_null(st->layout.v2_root));
+	json_put(o, "cgroup2_memory", json_boolean(st->v2_memory));
+	json_put(o, "pressure_level", json_boolean(st->pressure_level));
+	return json_print_line(out, o);
 }
 
 void status_print_text(FILE *out, const struct status *st)
@@ -136,10 +131,14 @@ int cmd_status(int argc, char **argv)
 			json = true;
 			break;
 		case 'h':
-			printf("Usage: vmpctl status [--json]\n\n"
+			printf("Usage: vmpctl status [options]\n\n"
 			       "Show the knob, backend, skipped count and targets of %s,\n"
 			       "the kernel release, the cgroup layout and whether\n"
-			       "memory.pressure_level is available.\n", VMP_MODULE_NAME);
+			       "memory.pressure_level is available.\n"
+			       "\n"
+			       "Options:\n"
+			       "  -j, --json   one JSON object instead of text\n"
+			       "  -h, --help   show this help\n", VMP_MODULE_NAME);
 			return 0;
 		default:
 			arg_bad_option("status", c, argv);
@@ -152,9 +151,15 @@ int cmd_status(int argc, char **argv)
 	if (st.loaded && !st.readable)
 		vmpctl_error("status: reading %s: %s", vmp_sysfs_dir,
 			     "attributes missing or malformed");
-	if (json)
-		status_print_json(stdout, &st);
-	else
+	if (json) {
+		int err = status_print_json(stdout, &st);
+
+		if (err) {
+			vmpctl_error("status: writing JSON: %s", strerror(-err));
+			return EXIT_CHECK_FAILED;
+		}
+	} else {
 		status_print_text(stdout, &st);
+	}
 	return st.loaded && !st.readable ? EXIT_CHECK_FAILED : 0;
 }

@@ -21,7 +21,7 @@ struct status {
 
 void status_gather(struct status *st);
 void status_print_text(FILE *out, const struct status *st);
-/* One line; module fields are null when it is not loaded. */
-void status_print_json(FILE *out, const struct status *st);
+/* One line; module fields are null when it is not loaded. 0 or -errno. */
+int status_print_json(FILE *out, const struct status *st);
 
 #endif

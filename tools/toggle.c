@@ -23,8 +23,10 @@ static enum parse_result toggle_parse_args(const char *cmd, int argc,
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			printf("Usage: vmpctl %s\n\n"
-			       "%s\n", cmd,
+			printf("Usage: vmpctl %s [options]\n\n"
+			       "%s\n\n"
+			       "Options:\n"
+			       "  -h, --help   show this help\n", cmd,
 			       strcmp(cmd, "enable") == 0 ?
 			       "Set the knob to 1: stock vmpressure(), nothing hooked." :
 			       "Set the knob to 0: vmpressure() returns at once, counted in skipped.");

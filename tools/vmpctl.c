@@ -2,9 +2,12 @@
 /* vmpctl: command dispatch only; each command lives in its own file. */
 #include "ab.h"
 #include "commands.h"
+#include "output.h"
 #include "pft.h"
+#include "signals.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,11 +47,12 @@ static void usage(FILE *out)
 				commands[i].summary);
 	fputs("\n"
 	      "Run 'vmpctl COMMAND --help' for a command's options.\n"
-	      "Exit status: 0 ok, 1 check failed, 2 usage, 3 environment\n"
-	      "(not root, module missing, no memory cgroup).\n", out);
+	      "Exit status: 0 ok, 1 check or command failed, 2 usage, 3 environment\n"
+	      "(not root, module missing, no memory cgroup), 4 a knob not restored.\n",
+	      out);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -82,4 +86,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "vmpctl: unknown command '%s' (see vmpctl --help)\n",
 		argv[optind]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int status = close_stdout(run(argc, argv));
+
+	/* a write to a closed pipe was a stop: end as SIGPIPE would have */
+	if (stop_signal() == SIGPIPE)
+		stop_signals_reraise();
+	return status;
 }

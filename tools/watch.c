@@ -17,6 +17,7 @@
 /* How often to look whether the cgroup still exists when nothing happens. */
 #define WATCH_POLL_MS 1000
 
+/* A reader that went away (EPIPE) ends the watch. */
 static void print_event(FILE *out, enum pressure_level level, uint64_t count)
 {
 	struct timespec now;
@@ -28,7 +29,8 @@ static void print_event(FILE *out, enum pressure_level level, uint64_t count)
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 	fprintf(out, "%s.%03ldZ  %-8s  %llu\n", stamp, now.tv_nsec / 1000000,
 		pressure_level_name(level), (unsigned long long)count);
-	fflush(out);
+	if (fflush(out) == EOF)
+		stop_note_write_error(errno);
 }
 
 static bool still_exists(const char *path)

@@ -98,19 +98,29 @@ static void test_parse_errors(void **state)
 	const char *one_run[] = { "ab", "-n", "1", "--", "true", NULL };
 	const char *bad_order[] = { "ab", "-o", "abab", "--", "true", NULL };
 	const char *hib[] = { "ab", "-H", "--", "true", NULL };
-	const char *bad_re[] = { "ab", "-m", "(", "--", "true", NULL };
+	const char *bad_re[] = { "ab", "-M", "(", "--", "true", NULL };
 	const char *same[] = { "ab", "--a", "0", "--", "true", NULL };
-	const char *bad_pct[] = { "ab", "-t", "-1%", "--", "true", NULL };
-	const char *bad_pct2[] = { "ab", "-t", "1%x", "--", "true", NULL };
+	const char *bad_pct[] = { "ab", "--target", "-1%", "--", "true", NULL };
+	const char *bad_pct2[] = { "ab", "--target", "1%x", "--", "true", NULL };
 	const char *unknown[] = { "ab", "--bogus", "--", "true", NULL };
 	const char *no_value[] = { "ab", "--runs", NULL };
 	const char *two_ways[] = { "ab", "-k", "/tmp/k", "-S", "x", "--",
 				   "true", NULL };
-	const char *bad_name[] = { "ab", "-m", "x", "-N", "a,b", "--", "true",
+	const char *bad_name[] = { "ab", "-M", "x", "-N", "a,b", "--", "true",
 				   NULL };
+	const char *empty_value[] = { "ab", "--b", "", "--", "true", NULL };
+	const char *two_lines[] = { "ab", "--a", "1\n0", "--", "true", NULL };
+	const char *runs_space[] = { "ab", "-n", "3 ", "--", "true", NULL };
+	/* short options that meant something else in another command */
+	const char *seed_short[] = { "ab", "-s", "1", "--", "true", NULL };
+	const char *target_short[] = { "ab", "-t", "1%", "--", "true", NULL };
+	const char *csv_short[] = { "ab", "-c", "--", "true", NULL };
+	const char *metric_short[] = { "ab", "-m", "x", "--", "true", NULL };
 	const char **cases[] = { no_cmd, one_run, bad_order, hib, bad_re, same,
 				 bad_pct, bad_pct2, unknown, no_value,
-				 two_ways, bad_name };
+				 two_ways, bad_name, empty_value, two_lines,
+				 runs_space, seed_short, target_short,
+				 csv_short, metric_short };
 	struct ab_options o;
 
 	(void)state;
@@ -276,8 +286,8 @@ static size_t make_runs(struct ab_run *runs, size_t per_arm)
 
 static void test_build_report(void **state)
 {
-	const char *argv[] = { "ab", "-m", "v=([0-9]+)", "-N", "v", "-H", "-t",
-			       "2%", "--", "true", NULL };
+	const char *argv[] = { "ab", "-M", "v=([0-9]+)", "-N", "v", "-H",
+			       "--target", "2%", "--", "true", NULL };
 	struct ab_run runs[12];
 	size_t n = make_runs(runs, 6);
 	struct ab_report r;
@@ -342,6 +352,11 @@ static char *capture(void (*print)(FILE *, const struct ab_report *),
 	return c->text;
 }
 
+static void print_json(FILE *out, const struct ab_report *r)
+{
+	assert_int_equal(ab_print_json(out, r), 0);
+}
+
 static size_t count_char(const char *s, char c)
 {
 	size_t n = 0;
@@ -353,7 +368,7 @@ static size_t count_char(const char *s, char c)
 
 static void test_outputs(void **state)
 {
-	const char *argv[] = { "ab", "-t", "1%", "--", "sh", "-c", "x\"y",
+	const char *argv[] = { "ab", "--target", "1%", "--", "sh", "-c", "x\"y",
 			       NULL };
 	struct ab_run runs[12];
 	size_t n = make_runs(runs, 6);
@@ -378,7 +393,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "arm changes (knob write + read-back, or --switch): A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
 	free(text);
 
-	text = capture(ab_print_json, &r, &c);
+	text = capture(print_json, &r, &c);
 	assert_non_null(strstr(text, "\"command\":[\"sh\",\"-c\",\"x\\\"y\"]"));
 	assert_non_null(strstr(text, "\"marker\":\"*10.00%*\""));
 	assert_non_null(strstr(text, "\"metric_regex\":null"));
@@ -401,11 +416,7 @@ static void test_outputs(void **state)
 	ab_options_free(&o);
 }
 
-/*
- * Whole runs of cmd_ab against a scratch knob, with a command that logs it.
- * The knob's first value and the arms' values have the same length because
- * write_text_file() writes like sysfs wants, without truncating.
- */
+/* Whole runs of cmd_ab against a scratch knob, with a command that logs it. */
 struct scratch {
 	char knob[64];
 	char log[64];
@@ -484,18 +495,18 @@ static void test_cmd_ab_order_and_restore(void **state)
 	struct scratch *s = *state;
 	char script[256];
 	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
-			       "no", "-n", "3", "-w", "2", "-q", "--csv",
-			       "-m", "v=([0-9]+)", "--", "sh", "-c", script,
+			       "none", "-n", "3", "-w", "2", "-q", "--csv",
+			       "-M", "v=([0-9]+)", "--", "sh", "-c", script,
 			       NULL };
 
 	snprintf(script, sizeof(script),
-		 "k=$(cat %s); echo $k >> %s; "
-		 "if [ $k = on ]; then echo v=10; else echo v=20; fi", s->knob,
-		 s->log);
+		 "cat %s >> %s; "
+		 "if [ $(cat %s) = on ]; then echo v=10; else echo v=20; fi",
+		 s->knob, s->log, s->knob);
 	assert_int_equal(run_ab(argv, s->out), 0);
-	/* warmup A B, then ABBA blocks: AB BA AB */
+	/* warmup A B, then ABBA blocks: AB BA AB; each value whole and alone */
 	assert_string_equal(slurp(s->log),
-			    "on\nno\non\nno\nno\non\non\nno\n");
+			    "on\nnone\non\nnone\nnone\non\non\nnone\n");
 	assert_string_equal(slurp(s->knob), "up\n");
 	/* B's 20 against A's 10, without noise */
 	assert_non_null(strstr(slurp(s->out), "\nmetric,0,3,10,0,0,10,10,10,"));
@@ -509,7 +520,7 @@ static void test_cmd_ab_failure_restores(void **state)
 			       "no", "-n", "2", "-w", "0", "-q", "--", "sh",
 			       "-c", script, NULL };
 	const char *no_metric[] = { "ab", "--knob", s->knob, "--a", "on",
-				    "--b", "no", "-n", "2", "-q", "-m",
+				    "--b", "no", "-n", "2", "-q", "-M",
 				    "nothing=([0-9]+)", "--", "true", NULL };
 	const char *missing_knob[] = { "ab", "--knob", "/nonexistent/knob",
 				       "--", "true", NULL };
@@ -531,7 +542,7 @@ static void test_cmd_ab_until_precision(void **state)
 	char script[256];
 	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
 			       "no", "-n", "2", "-w", "0", "-q", "--json",
-			       "-m", "v=([0-9.]+)", "--until-precision", "10%",
+			       "-M", "v=([0-9.]+)", "--until-precision", "10%",
 			       "--max-time", "60", "--", "sh", "-c", script,
 			       NULL };
 	const char *json;
@@ -568,7 +579,8 @@ static void test_cmd_ab_switch(void **state)
 	assert_non_null(strstr(slurp(s->out), "\"a_to_b\":{\"n\":2,"));
 	assert_non_null(strstr(slurp(s->out), "\"b_to_a\":{\"n\":1,"));
 	assert_non_null(strstr(slurp(s->out), "\"vmpressure_checks\":false"));
-	assert_int_equal(run_ab(failing, s->out), 1);
+	/* the switch fails, so does the way back to A: the state is unknown */
+	assert_int_equal(run_ab(failing, s->out), 4);
 }
 
 int main(void)

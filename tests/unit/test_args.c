@@ -8,24 +8,64 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+
 #include "args.h"
 #include "commands.h"
 #include "signals.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
-static void test_mib(void **state)
+/* One size parser: measure, check and pft take the same spellings. */
+static void test_size(void **state)
 {
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(arg_mib("t", "--size", "64", &v), 0);
-	assert_int_equal(v, 64);
-	assert_int_equal(arg_mib("t", "--size", "1048576", &v), 0);
-	assert_int_equal(arg_mib("t", "--size", "1048577", &v), -EINVAL);
-	assert_int_equal(arg_mib("t", "--size", "0", &v), -EINVAL);
-	assert_int_equal(arg_mib("t", "--size", "64M", &v), -EINVAL);
-	assert_int_equal(arg_mib("t", "--size", "", &v), -EINVAL);
+	assert_int_equal(arg_size("t", "--size", "64", &v), 0);
+	assert_int_equal(v, 64ULL << 20);
+	assert_int_equal(arg_size("t", "--size", "64M", &v), 0);
+	assert_int_equal(v, 64ULL << 20);
+	assert_int_equal(arg_size("t", "--size", "64MiB", &v), 0);
+	assert_int_equal(v, 64ULL << 20);
+	assert_int_equal(arg_size("t", "--size", "1T", &v), 0);
+	assert_int_equal(v, 1ULL << 40);
+	assert_int_equal(arg_size("t", "--size", "1025G", &v), -EINVAL);
+	assert_int_equal(arg_size("t", "--size", "1K", &v), -EINVAL);
+	assert_int_equal(arg_size("t", "--size", "0", &v), -EINVAL);
+	assert_int_equal(arg_size("t", "--size", "", &v), -EINVAL);
+	assert_int_equal(arg_size("t", "--size", "-5", &v), -EINVAL);
+}
+
+/* One integer parser; arguments get no trailing whitespace. */
+static void test_uint(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(arg_uint("t", "--runs", "7", 2, 10, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(arg_uint("t", "--runs", "1", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--runs", "11", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--runs", "7\n", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--runs", " 7", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--runs", "+7", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--runs", "0x7", 2, 10, &v), -EINVAL);
+	assert_int_equal(arg_uint("t", "--seed", "18446744073709551616", 0,
+				  UINT64_MAX, &v), -EINVAL);
+}
+
+static void test_percent(void **state)
+{
+	double p;
+
+	(void)state;
+	assert_int_equal(arg_percent("t", "--target", "0.2%", &p), 0);
+	assert_true(p == 0.2);
+	assert_int_equal(arg_percent("t", "--target", "3", &p), 0);
+	assert_true(p == 3);
+	assert_int_equal(arg_percent("t", "--target", "0", &p), -EINVAL);
+	assert_int_equal(arg_percent("t", "--target", "-1%", &p), -EINVAL);
+	assert_int_equal(arg_percent("t", "--target", "1%x", &p), -EINVAL);
 }
 
 static void test_seconds(void **state)
@@ -83,16 +123,34 @@ static void test_stop_signal_sets_flag_only(void **state)
 	raise(SIGTERM);
 	assert_true(stop_requested());
 	assert_int_equal(stop_signal(), SIGTERM);
+	/* the first stop is the one reported; every one is counted */
+	raise(SIGUSR1);
+	assert_int_equal(stop_signal(), SIGTERM);
+	assert_int_equal(stop_count(), 2);
+	stop_signals_restore();
+}
+
+static void test_signal_names(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(stop_signal_name(SIGPIPE, buf, sizeof(buf)), "SIGPIPE");
+	assert_string_equal(stop_signal_name(SIGRTMIN + 3, buf, sizeof(buf)),
+			    "SIGRTMIN+3");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mib),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_uint),
+		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_command_usage_errors),
 		cmocka_unit_test(test_stop_signal_sets_flag_only),
+		cmocka_unit_test(test_signal_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,13 +194,13 @@ static void test_json(void **state)
 	(void)state;
 	good_v2(p);
 	assert_non_null(out);
-	check_print_json(out, p, false, "a \"quoted\" reason");
+	assert_int_equal(check_print_json(out, p, false, "a \"quoted\" reason"), 0);
 	fclose(out);
 	assert_string_equal(text,
 		"{\"phases\":["
-		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.000}},"
-		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.000}},"
-		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.000}}"
+		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0}},"
+		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.0}},"
+		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0}}"
 		"],\"pass\":false,\"reason\":\"a \\\"quoted\\\" reason\"}\n");
 	free(text);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Parsing of sysfs/cgroupfs values and the small-file helpers. */
+/* Parsing of numbers, sizes and sysfs/cgroupfs values; the small-file helpers. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "fileio.h"
+#include "parse.h"
 
 static void test_parse_u64_accepts_kernel_output(void **state)
 {
@@ -130,6 +131,37 @@ static void test_read_keyed_u64_from_file(void **state)
 	unlink(path);
 }
 
+static void test_parse_size(void **state)
+{
+	uint64_t bytes;
+
+	(void)state;
+	assert_int_equal(parse_size("64", &bytes), 0);
+	assert_int_equal(bytes, 64ULL << 20);
+	assert_int_equal(parse_size("512M", &bytes), 0);
+	assert_int_equal(bytes, 512ULL << 20);
+	assert_int_equal(parse_size("1g", &bytes), 0);
+	assert_int_equal(bytes, 1ULL << 30);
+	assert_int_equal(parse_size("1.5GiB", &bytes), 0);
+	assert_int_equal(bytes, 3ULL << 29);
+	assert_int_equal(parse_size("64KB", &bytes), 0);
+	assert_int_equal(bytes, 64ULL << 10);
+	assert_int_equal(parse_size("0.0625G", &bytes), 0);
+	assert_int_equal(bytes, 64ULL << 20);
+	assert_int_equal(parse_size("0.5K", &bytes), 0);
+	assert_int_equal(bytes, 512);
+	assert_int_equal(parse_size("", &bytes), -EINVAL);
+	assert_int_equal(parse_size("-1G", &bytes), -EINVAL);
+	assert_int_equal(parse_size(" 1G", &bytes), -EINVAL);
+	assert_int_equal(parse_size("0x10", &bytes), -EINVAL);
+	assert_int_equal(parse_size("inf", &bytes), -EINVAL);
+	assert_int_equal(parse_size("12X", &bytes), -EINVAL);
+	assert_int_equal(parse_size("1Gx", &bytes), -EINVAL);
+	assert_int_equal(parse_size("1GiBB", &bytes), -EINVAL);
+	assert_int_equal(parse_size("0", &bytes), -ERANGE);
+	assert_int_equal(parse_size("99999999T", &bytes), -ERANGE);
+}
+
 static void test_path_join(void **state)
 {
 	char buf[16];
@@ -151,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_find_meminfo_kib),
 		cmocka_unit_test(test_read_write_text_file),
 		cmocka_unit_test(test_read_keyed_u64_from_file),
+		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_path_join),
 	};
 

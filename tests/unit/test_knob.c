@@ -102,27 +102,6 @@ static void test_malformed_attributes(void **state)
 	put("skipped", "42\n");
 }
 
-static void test_save_and_restore_once(void **state)
-{
-	struct knob_saved saved;
-	char path[4096];
-	int v;
-
-	(void)state;
-	assert_int_equal(vmp_attr_path(path, sizeof(path), "enabled"), 0);
-	assert_int_equal(knob_save(&saved, path), 0);
-	assert_int_equal(vmp_write_enabled(0), 0);
-	assert_int_equal(knob_restore(&saved), 0);
-	assert_int_equal(vmp_read_enabled(&v), 0);
-	assert_int_equal(v, 1);
-	/* a second restore must not overwrite a later change */
-	assert_int_equal(vmp_write_enabled(0), 0);
-	assert_int_equal(knob_restore(&saved), 0);
-	assert_int_equal(vmp_read_enabled(&v), 0);
-	assert_int_equal(v, 0);
-	put("enabled", "1\n");
-}
-
 static void test_missing_module(void **state)
 {
 	const char *real = vmp_sysfs_dir;
@@ -176,7 +155,6 @@ int main(void)
 		cmocka_unit_test(test_read_state),
 		cmocka_unit_test(test_write_reads_back),
 		cmocka_unit_test(test_malformed_attributes),
-		cmocka_unit_test(test_save_and_restore_once),
 		cmocka_unit_test(test_missing_module),
 		cmocka_unit_test(test_not_root),
 		cmocka_unit_test(test_join_lines),

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json.h"
 #include "measure.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
@@ -22,8 +23,8 @@ static void test_defaults(void **state)
 	(void)state;
 	assert_int_equal(measure_parse_args("measure", ARGC(argv), argv, &o), PARSE_RUN);
 	assert_null(o.cgroup);
-	assert_int_equal(o.limit_mib, 32);
-	assert_int_equal(o.size_mib, 64);
+	assert_int_equal(o.limit, 32ULL << 20);
+	assert_int_equal(o.size, 64ULL << 20);
 	assert_true(o.seconds == 0);
 	assert_int_equal(o.levels, PRESSURE_ALL_LEVELS);
 	assert_int_equal(o.mode, PRESSURE_MODE_DEFAULT);
@@ -34,14 +35,19 @@ static void test_size_defaults_to_twice_the_limit(void **state)
 {
 	char *argv[] = { "measure", "--limit", "10", NULL };
 	char *argv2[] = { "measure", "-L", "10", "-s", "15", NULL };
+	/* the size spellings pft takes (measure --size 64M was refused) */
+	char *argv3[] = { "check", "--limit", "32M", "--size", "64M", NULL };
 	struct measure_opts o;
 
 	(void)state;
 	assert_int_equal(measure_parse_args("measure", ARGC(argv), argv, &o), PARSE_RUN);
-	assert_int_equal(o.size_mib, 20);
+	assert_int_equal(o.size, 20ULL << 20);
 	assert_int_equal(measure_parse_args("measure", ARGC(argv2), argv2, &o), PARSE_RUN);
-	assert_int_equal(o.limit_mib, 10);
-	assert_int_equal(o.size_mib, 15);
+	assert_int_equal(o.limit, 10ULL << 20);
+	assert_int_equal(o.size, 15ULL << 20);
+	assert_int_equal(measure_parse_args("check", ARGC(argv3), argv3, &o), PARSE_RUN);
+	assert_int_equal(o.limit, 32ULL << 20);
+	assert_int_equal(o.size, 64ULL << 20);
 }
 
 static void test_all_options(void **state)
@@ -97,7 +103,7 @@ static char *json_of(const struct measurement *m)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
-	measurement_write_json(out, m);
+	assert_int_equal(json_print_line(out, measurement_json(m)), 0);
 	fclose(out);
 	return text;
 }
@@ -119,7 +125,7 @@ static void test_json_v1_with_module(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":1,\"events\":{\"low\":120,\"medium\":7,\"critical\":0},"
-		"\"skipped_delta\":0,\"pgscan\":40960,\"seconds\":2.500}");
+		"\"skipped_delta\":0,\"pgscan\":40960,\"seconds\":2.5}\n");
 	free(text);
 }
 
@@ -136,7 +142,7 @@ static void test_json_v2_without_module(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":null,"
-		"\"pgscan\":5,\"seconds\":0.250}");
+		"\"pgscan\":5,\"seconds\":0.25}\n");
 	free(text);
 }
 
@@ -154,7 +160,7 @@ static void test_json_unregistered_level_is_null(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":1,\"events\":{\"low\":null,\"medium\":3,\"critical\":null},"
-		"\"skipped_delta\":77,\"pgscan\":null,\"seconds\":0.000}");
+		"\"skipped_delta\":77,\"pgscan\":null,\"seconds\":0.0}\n");
 	free(text);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* JSON string escaping and table layout. */
+/* JSON output (jansson, any bytes valid) and table layout. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +11,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json.h"
 #include "output.h"
 
-/* Runs json_write_string into a string the test owns. */
+/* The JSON text of json_text(s) as one line, owned by the test. */
 static char *json_of(const char *s)
 {
 	char *text = NULL;
@@ -20,8 +22,9 @@ static char *json_of(const char *s)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
-	json_write_string(out, s);
+	assert_int_equal(json_print_line(out, json_text(s)), 0);
 	fclose(out);
+	text[strlen(text) - 1] = '\0';	/* the newline */
 	return text;
 }
 
@@ -38,6 +41,8 @@ static void test_json_plain(void **state)
 	(void)state;
 	expect_json("ftrace", "\"ftrace\"");
 	expect_json("", "\"\"");
+	/* no "\/": pft's "fault/wsec" key is matched as written */
+	expect_json("fault/wsec", "\"fault/wsec\"");
 }
 
 static void test_json_escapes_quote_and_backslash(void **state)
@@ -52,14 +57,101 @@ static void test_json_escapes_control_characters(void **state)
 	(void)state;
 	expect_json("a\nb\tc\r", "\"a\\nb\\tc\\r\"");
 	expect_json("\b\f", "\"\\b\\f\"");
-	expect_json("\x01z\x1f", "\"\\u0001z\\u001f\"");
-	expect_json("\x7f", "\"\\u007f\"");
+	expect_json("\x01z\x1f", "\"\\u0001z\\u001F\"");
 }
 
 static void test_json_passes_utf8_through(void **state)
 {
 	(void)state;
 	expect_json("caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	expect_json("\xf0\x9f\x90\xa7", "\"\xf0\x9f\x90\xa7\"");
+}
+
+/* Issue 6: a non-UTF-8 argument made invalid JSON. */
+static void test_json_replaces_invalid_utf8(void **state)
+{
+	(void)state;
+	/* a lone continuation byte, Latin-1 é, a truncated sequence */
+	expect_json("a\x80z", "\"a\xef\xbf\xbdz\"");
+	expect_json("caf\xe9", "\"caf\xef\xbf\xbd\"");
+	expect_json("\xe2\x82", "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+	/* overlong "/", a surrogate, above U+10FFFF */
+	expect_json("\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+	expect_json("\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+	expect_json("\xf4\x90\x80\x80",
+		    "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+}
+
+/*
+ * Any bytes at all give a document a strict parser (jansson's own, which
+ * checks UTF-8) reads back; valid input comes back unchanged.
+ */
+static void test_json_any_bytes_parse_back(void **state)
+{
+	unsigned int seed = 20240611;
+
+	(void)state;
+	for (int round = 0; round < 2000; round++) {
+		char in[24], *text, *valid;
+		json_error_t error;
+		json_t *back;
+		size_t n = (size_t)(rand_r(&seed) % (sizeof(in) - 1));
+
+		for (size_t i = 0; i < n; i++)
+			in[i] = (char)(1 + rand_r(&seed) % 255);
+		in[n] = '\0';
+		text = json_of(in);
+		back = json_loads(text, JSON_DECODE_ANY, &error);
+		if (!back)
+			fail_msg("round %d: %s: %s", round, text, error.text);
+		valid = utf8_sanitize(in);
+		assert_non_null(valid);
+		assert_string_equal(json_string_value(back), valid);
+		/* sanitizing is idempotent: valid UTF-8 is left alone */
+		free(text);
+		text = utf8_sanitize(valid);
+		assert_string_equal(text, valid);
+		free(text);
+		free(valid);
+		json_decref(back);
+	}
+}
+
+static void test_json_numbers(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	json_t *o = json_object();
+
+	(void)state;
+	assert_non_null(out);
+	json_put(o, "nan", json_real_or_null(NAN));
+	json_put(o, "inf", json_real_or_null(INFINITY));
+	json_put(o, "x", json_real_or_null(0.1));
+	json_put(o, "big", json_count(UINT64_MAX));
+	json_put(o, "pair", json_pair(1.5, NAN));
+	assert_int_equal(json_print_line(out, o), 0);
+	fclose(out);
+	assert_string_equal(text, "{\"nan\":null,\"inf\":null,\"x\":0.1,"
+			    "\"big\":9223372036854775807,\"pair\":[1.5,null]}\n");
+	free(text);
+}
+
+/* A value jansson could not allocate fails the document, not half of it. */
+static void test_json_put_null_fails_the_document(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	json_t *o = json_object();
+
+	(void)state;
+	json_put(o, "lost", NULL);
+	assert_int_equal(json_print_line(out, o), -ENOMEM);
+	fclose(out);
+	assert_string_equal(text, "");
+	free(text);
 }
 
 static char *table_text(const struct table *t)
@@ -134,6 +226,10 @@ int main(void)
 		cmocka_unit_test(test_json_escapes_quote_and_backslash),
 		cmocka_unit_test(test_json_escapes_control_characters),
 		cmocka_unit_test(test_json_passes_utf8_through),
+		cmocka_unit_test(test_json_replaces_invalid_utf8),
+		cmocka_unit_test(test_json_any_bytes_parse_back),
+		cmocka_unit_test(test_json_numbers),
+		cmocka_unit_test(test_json_put_null_fails_the_document),
 		cmocka_unit_test(test_table_aligns_columns),
 		cmocka_unit_test(test_table_left_aligned_last_column_has_no_trailing_space),
 		cmocka_unit_test(test_table_rejects_bad_headers),

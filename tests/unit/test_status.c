@@ -58,7 +58,7 @@ static char *capture(const struct status *st, bool json)
 
 	assert_non_null(out);
 	if (json)
-		status_print_json(out, st);
+		assert_int_equal(status_print_json(out, st), 0);
 	else
 		status_print_text(out, st);
 	fclose(out);
