@@ -1,0 +1,125 @@
+#!/bin/bash
+# Issue 3: every signal that would end vmpctl ab while the knob is at B
+# leaves the knob exactly as found, ends the command it ran, and ends
+# vmpctl with that signal; a SIGPIPE from a closed pipe likewise; a stop
+# is forwarded to the running command at once, even when it arrives while
+# vmpctl is not waiting for that command; SIGINT ignored at start stays
+# ignored. Inputs and output: see lib.sh.
+# shellcheck disable=SC2016 # the commands vmpctl runs expand their own $1
+# shellcheck source=tests/unit/host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Background jobs of a script without job control ignore SIGINT and
+# SIGQUIT; with it, vmpctl starts with default dispositions.
+set -m
+knob=$scratch/knob
+marker=$scratch/cmd-running
+
+# start_ab: vmpctl ab in the background on the file knob, A=1 B=0; each
+# run records its pid in $marker, and arm B's sleeps. Sets ab_pid.
+start_ab() {
+	printf '1\n' >"$knob"
+	cp "$knob" "$scratch/found"
+	rm -f "$marker"
+	"$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 -- \
+		sh -c 'echo $$ >"$1"; [ "$(cat "$2")" = 1 ] || exec sleep 5' sh "$marker" "$knob" \
+		>"$scratch/out" 2>"$scratch/err" &
+	ab_pid=$!
+}
+
+# gone PID: no such process (it was reaped)
+gone() {
+	[ -n "$1" ] && [ ! -d "/proc/$1" ]
+}
+
+# expect_stopped SIG: vmpctl died of SIG within 3 s, knob as found, and
+# the command it was running is gone.
+expect_stopped() {
+	local sig=$1 status cmd_pid
+	for _ in $(seq 60); do
+		kill -0 "$ab_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$ab_pid" 2>/dev/null && {
+		fail "SIG$sig: vmpctl still running 3 s later"
+		kill -KILL "$ab_pid"
+	}
+	wait "$ab_pid"
+	status=$?
+	check "SIG$sig: vmpctl ended by SIG$sig (status $status)" \
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+	check "SIG$sig: knob restored" same_bytes "$knob" "$scratch/found"
+	cmd_pid=$(cat "$marker" 2>/dev/null)
+	check "SIG$sig: the command was ended too" gone "$cmd_pid"
+}
+
+for sig in INT TERM HUP QUIT ALRM USR1 USR2 PIPE XCPU XFSZ VTALRM PROF IO PWR STKFLT RTMIN RTMAX-1; do
+	start_ab
+	# arm B: the second run of ABBA
+	wait_for_content "$knob" 0 || fail "SIG$sig: the knob never reached B"
+	sleep 0.1
+	kill -s "$sig" "$ab_pid"
+	expect_stopped "$sig"
+done
+
+# A closed pipe: progress goes to a reader that left after one byte.
+printf '1\n' >"$knob"
+cp "$knob" "$scratch/found"
+"$VMPCTL" ab --knob "$knob" -n 2 -w 0 -- sleep 0.3 2>&1 | head -c 1 >/dev/null
+status=${PIPESTATUS[0]}
+check "closed pipe: vmpctl ended by SIGPIPE (status $status)" [ "$status" -eq 141 ]
+check "closed pipe: knob restored" same_bytes "$knob" "$scratch/found"
+
+# SIGPIPE ignored by the parent: EPIPE is the stop, exit 1.
+(trap '' PIPE; exec "$VMPCTL" ab --knob "$knob" -n 2 -w 0 -- sleep 0.3 2>&1) | head -c 1 >/dev/null
+status=${PIPESTATUS[0]}
+check "closed pipe, SIGPIPE ignored: exit 1 (status $status)" [ "$status" -eq 1 ]
+check "closed pipe, SIGPIPE ignored: knob restored" same_bytes "$knob" "$scratch/found"
+
+# A stop that arrives while vmpctl waits for something else than the
+# command (here the --switch, which ignores it) still stops at once: the
+# command after it must not run its 5 s.
+start=$(date +%s%N)
+"$VMPCTL" ab -q --switch 'trap "" TERM; kill -TERM $PPID; sleep 0.2; :' --a x --b y \
+	-n 2 -w 0 -- sleep 5 >/dev/null 2>&1 &
+ab_pid=$!
+wait "$ab_pid"
+status=$?
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+check "stop during --switch: ended by SIGTERM (status $status)" [ "$status" -eq 143 ]
+check "stop during --switch: within 3 s (took $elapsed_ms ms)" [ "$elapsed_ms" -lt 3000 ]
+
+# SIGINT ignored at start (nohup, a background job) stays ignored: the
+# A/B completes and reports.
+printf '1\n' >"$knob"
+cp "$knob" "$scratch/found"
+(trap '' INT; exec "$VMPCTL" ab -q --csv --knob "$knob" -n 2 -w 0 -- sleep 0.3) >"$scratch/out" 2>&1 &
+ab_pid=$!
+wait_for_content "$knob" 0 && kill -INT "$ab_pid"
+wait "$ab_pid"
+status=$?
+check "ignored SIGINT: exit 0 (status $status)" [ "$status" -eq 0 ]
+check "ignored SIGINT: report printed" grep -q '^wall(s),' "$scratch/out"
+check "ignored SIGINT: knob restored" same_bytes "$knob" "$scratch/found"
+
+# vmpctl catches SIGPIPE, but the commands it runs get the default: a
+# command that ignored it would never die of a closed pipe.
+out=$("$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 -- sh -c 'kill -PIPE $$; echo survived' 2>&1)
+check "the command's SIGPIPE is the default one ($out)" grep -q "was killed by signal 13" <<<"$out"
+
+# A command that ignores the forwarded stop is killed at a second stop.
+printf '1\n' >"$knob"
+cp "$knob" "$scratch/found"
+rm -f "$marker"
+"$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 -- \
+	sh -c 'trap "" INT TERM; echo $$ >"$1"; while :; do sleep 0.1; done' sh "$marker" \
+	>/dev/null 2>&1 &
+ab_pid=$!
+wait_for_file "$marker"
+kill -TERM "$ab_pid"
+sleep 0.3
+check "stubborn command: vmpctl waits for it after one stop" kill -0 "$ab_pid"
+kill -TERM "$ab_pid"
+expect_stopped TERM
+
+finish
