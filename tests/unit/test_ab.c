@@ -335,6 +335,41 @@ static void test_build_report(void **state)
 	ab_options_free(&o);
 }
 
+/*
+ * The verdict is Holm's: a metric whose Welch p (0.046) is below 0.05 on
+ * its own is not marked when it is the best of four metrics (Holm p 0.18).
+ */
+static void test_verdict_uses_holm(void **state)
+{
+	static const double a[] = { 10, 11, 12, 10, 11, 12 };
+	static const double b[] = { 11.5, 12.5, 13.5, 11, 12, 12.5 };
+	const char *argv[] = { "ab", "-M", "v=([0-9.]+)", "--", "true", NULL };
+	struct ab_run runs[12];
+	struct ab_report r;
+	struct ab_options o;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		/* the times are alike in both arms */
+		runs[2 * i] = (struct ab_run){ .arm = AB_ARM_A, .metric = a[i],
+			.wall_s = 1 + 0.1 * (double)i, .user_s = 0.5 + 0.01 * (double)i,
+			.sys_s = 0.5 + 0.02 * (double)i };
+		runs[2 * i + 1] = runs[2 * i];
+		runs[2 * i + 1].arm = AB_ARM_B;
+		runs[2 * i + 1].metric = b[i];
+	}
+	assert_int_equal(parse(&o, argv), PARSE_RUN);
+	assert_int_equal(ab_build_report(&o, runs, 12, &r), 0);
+	assert_int_equal(r.n_metrics, 4);
+	assert_true(r.metrics[0].cmp.welch_p < 0.05);
+	assert_true(fabs(r.metrics[0].welch_p_holm - 4 * r.metrics[0].cmp.welch_p) < 1e-12);
+	assert_false(r.metrics[0].significant);
+	assert_string_equal(ab_verdict(&r.metrics[0]), "~");
+	for (size_t i = 1; i < 4; i++)
+		assert_true(r.metrics[i].welch_p_holm == 1);
+	ab_options_free(&o);
+}
+
 /* open_memstream's buffer pointer lives in the caller's frame */
 struct captured {
 	char *text;
@@ -595,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_parse_reclaim),
 		cmocka_unit_test(test_run_warnings),
 		cmocka_unit_test(test_build_report),
+		cmocka_unit_test(test_verdict_uses_holm),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_order_and_restore,
 						scratch_setup, scratch_teardown),
