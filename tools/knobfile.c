@@ -409,7 +409,6 @@ int knob_restore(struct knob *k)
 
 	if (!k->written)
 		return 0;
-	k->written = false;
 	switch (k->kind) {
 	case KNOB_FILE:
 		bytes = k->found;
@@ -427,6 +426,7 @@ int knob_restore(struct knob *k)
 		break;
 	}
 	err = write_once(k, bytes, len);
+	/* one attempt: a later call does nothing until the next knob_set() */
 	k->written = false;
 	if (err)
 		return err;

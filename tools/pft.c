@@ -20,7 +20,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PFT_EXIT_ATTACH 125
