@@ -84,7 +84,7 @@ test_vmpctl_ab_restores_sysctls() {
 
 	# two fields the kernel prints with a tab
 	status=0
-	vmpctl ab -q --csv --knob "$PORT_RANGE" --a "40000 50000" --b "45000 55000" -n 2 -w 0 -- \
+	vmpctl ab -q --csv --knob "$PORT_RANGE" --a "40000 50001" --b "45000 55001" -n 2 -w 0 -- \
 		true >/dev/null 2>/tmp/sysctl.err || status=$?
 	cat /tmp/sysctl.err
 	[ "$status" -eq 0 ] || fail "vmpctl ab --knob $PORT_RANGE exited $status"
@@ -92,7 +92,7 @@ test_vmpctl_ab_restores_sysctls() {
 	no_readback_warning /tmp/sysctl.err
 
 	# a closed pipe while arm B runs: progress goes to a reader that left
-	vmpctl ab --knob "$PORT_RANGE" --a "40000 50000" --b "45000 55000" -n 2 -w 0 -- \
+	vmpctl ab --knob "$PORT_RANGE" --a "40000 50001" --b "45000 55001" -n 2 -w 0 -- \
 		sleep 0.5 2>&1 | head -c 1 >/dev/null
 	knob_as_found "$PORT_RANGE" /tmp/range.found "after vmpctl ab died of a closed pipe"
 }
