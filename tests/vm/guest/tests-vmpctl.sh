@@ -91,19 +91,24 @@ test_vmpctl_ab_restores_sysctls() {
 	knob_as_found "$PORT_RANGE" /tmp/range.found "after vmpctl ab"
 	no_readback_warning /tmp/sysctl.err
 
-	# a closed pipe while arm B runs: progress goes to a reader that left
+	# a closed pipe: the reader leaves at arm B's first progress line, so
+	# the next write to it comes while the knob is at B (ABBA)
 	vmpctl ab --knob "$PORT_RANGE" --a "40000 50001" --b "45000 55001" -n 2 -w 0 -- \
-		sleep 0.5 2>&1 | head -c 1 >/dev/null
+		sleep 0.5 2>&1 | grep -m 1 " B: " >/dev/null
 	knob_as_found "$PORT_RANGE" /tmp/range.found "after vmpctl ab died of a closed pipe"
 }
 
 # Issue 11's first report: `vmpctl ab ... 2>&1 | head` left vmpressure off.
+# Each run writes a line to the pipe; the reader leaves at arm B's, so the
+# next write to the closed pipe comes while the knob is at B.
 test_vmpctl_ab_restores_vmpressure_knob() {
 	local status=0
 	vmpctl_present
 	need_module
 	expect_knob 1 "before vmpctl ab"
-	vmpctl ab -n 2 -w 0 -- sleep 0.5 2>&1 | head -c 1 >/dev/null
+	# shellcheck disable=SC2016 # expanded by the command's shell
+	vmpctl ab -q -n 2 -w 0 -- sh -c 'echo "knob $(cat "$1")" >&2; sleep 0.5' sh "$KNOB" \
+		2>&1 | grep -m 1 "knob 0" >/dev/null
 	expect_knob 1 "after vmpctl ab died of a closed pipe"
 
 	# shellcheck disable=SC2016 # expanded by the command's shell
