@@ -5,9 +5,9 @@
  * command's getopt loop stays a list of cases.
  *
  * A short option means the same in every command that has it: -c cgroup,
- * -l level, -m mode, -s size, -L memory cgroup limit, -t seconds,
- * -j json, -q quiet, -h help; the others are ab's own. Options without
- * one meaning everywhere have only a long name.
+ * -l level, -m mode, -s size, -L limit, -t seconds, -j json, -q quiet,
+ * -h help; the others are ab's own (-r is pft's). Options without one
+ * meaning everywhere have only a long name.
  */
 #ifndef VMPCTL_ARGS_H
 #define VMPCTL_ARGS_H

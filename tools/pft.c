@@ -34,7 +34,7 @@ static void pft_usage(FILE *out)
 	      "      --threads N         touching threads (default 1)\n"
 	      "  -r, --reps N            repetitions, each on fresh memory (default 1)\n"
 	      "      --whole-page        write every cache line (CLine 0), not one per page\n"
-	      "  -L, --memcg-limit SIZE  run in a temporary memory cgroup with this limit\n"
+	      "      --memcg-limit SIZE  run in a temporary memory cgroup with this limit\n"
 	      "                          (below --size and with swap: reclaim, vmpressure)\n"
 	      "  -j, --json              one JSON object instead of the table\n"
 	      "  -h, --help              this text\n"
@@ -45,7 +45,7 @@ static void pft_usage(FILE *out)
 	      "are turned off for the mapping, so every base page faults once.\n", out);
 }
 
-enum { OPT_THREADS = 256, OPT_WHOLE_PAGE };
+enum { OPT_THREADS = 256, OPT_WHOLE_PAGE, OPT_MEMCG_LIMIT };
 
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts)
@@ -55,7 +55,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "whole-page", no_argument, NULL, OPT_WHOLE_PAGE },
-		{ "memcg-limit", required_argument, NULL, 'L' },
+		{ "memcg-limit", required_argument, NULL, OPT_MEMCG_LIMIT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -68,7 +68,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 	opts->threads = 1;
 	opts->reps = 1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":s:r:L:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:r:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (arg_size("pft", "--size", optarg, &opts->bytes))
@@ -87,7 +87,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		case OPT_WHOLE_PAGE:
 			opts->whole_page = true;
 			break;
-		case 'L':
+		case OPT_MEMCG_LIMIT:
 			if (arg_size("pft", "--memcg-limit", optarg, &opts->memcg_limit))
 				return PARSE_USAGE;
 			break;

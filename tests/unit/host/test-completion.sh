@@ -1,8 +1,9 @@
 #!/bin/bash
-# tools/vmpctl.bash-completion: complete a few command lines with the
-# completion function as bash would call it, and check that for every
-# command the options it offers are the ones `vmpctl CMD --help` lists.
-# Inputs and output: see lib.sh.
+# Every command's options, three ways: tools/vmpctl.bash-completion
+# completes a few command lines (called as bash would call it) and offers
+# exactly the options `vmpctl CMD --help` lists; the man page documents
+# each of them in that command's section; and a short option means the
+# same in every command. Inputs and output: see lib.sh.
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/vmpctl.bash-completion
@@ -62,5 +63,37 @@ for cmd in status enable disable measure check watch ab pft; do
 		fail "$cmd: --help lists [$documented], completion offers [$offered]"
 	fi
 done
+
+# Each command's section of the man page (check shares measure's options,
+# the toggles share one section) names every option --help lists.
+man_section() {
+	awk -v title="$1" '
+		/^\.S[SH] / { inside = ($0 == ".SS " title) }
+		inside' "$TOOLS/vmpctl.1"
+}
+for cmd in status enable measure check watch ab pft; do
+	case $cmd in
+	enable) title="enable, on, disable, off" ;;
+	check) title=measure ;;
+	*) title=$cmd ;;
+	esac
+	section=$(man_section "$title")
+	missing=""
+	[ -n "$section" ] || missing=" (no section)"
+	for opt in $("$VMPCTL" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' |
+		grep -oE -- '--[a-z-]+' | sort -u); do
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$opt")" <<<"$section" || missing="$missing $opt"
+	done
+	check "man page, section $title: documents every option of $cmd${missing:+ (missing:$missing)}" \
+		[ -z "$missing" ]
+done
+
+# A short option means the same long option wherever it exists.
+pairs=$(for cmd in status enable measure check watch ab pft; do
+	"$VMPCTL" "$cmd" --help | grep -oE '^ +-[a-zA-Z], --[a-z-]+' | tr -d ' ,'
+done | sort -u)
+clashes=$(cut -c1-2 <<<"$pairs" | uniq -d | tr '\n' ' ')
+check "short options mean one thing in every command${clashes:+ (clashes: $clashes)}" \
+	[ -z "$clashes" ]
 
 finish
