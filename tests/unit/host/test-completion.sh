@@ -82,7 +82,7 @@ for cmd in status enable measure check watch ab pft; do
 	[ -n "$section" ] || missing=" (no section)"
 	for opt in $("$VMPCTL" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' |
 		grep -oE -- '--[a-z-]+' | sort -u); do
-		grep -qF -- "$(sed 's/-/\\-/g' <<<"$opt")" <<<"$section" || missing="$missing $opt"
+		grep -qF -- "${opt//-/\\-}" <<<"$section" || missing="$missing $opt"
 	done
 	check "man page, section $title: documents every option of $cmd${missing:+ (missing:$missing)}" \
 		[ -z "$missing" ]
