@@ -9,8 +9,28 @@ TIER1_LANES := 6.1 6.12
 TIER2_LANES := $(filter-out $(TIER1_LANES),$(notdir $(wildcard tests/vm/lanes/*)))
 DEMO_LANE := 6.1
 
-.PHONY: all module tools deps check lint unit check-dkms check-vm check-tier2 check-matrix \
-	demo bench install clean
+# The dkms package: its name and version come from dkms.conf, its source is
+# dkms.conf and the module's sources (never in-tree build output), under
+# /usr/src where dkms looks whatever PREFIX is.
+DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_SOURCE_DIR := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
+MODULE_SOURCES := module/Kbuild module/probe.sh \
+	$(filter-out module/vmpc_config.h module/%.mod.c,$(wildcard module/*.[chS]))
+# Kernels make install builds the module for with dkms.
+DKMS_KERNELS ?= $(shell uname -r)
+
+# Copies the tree to directory $(1): what git tracks or would track (no
+# build output), or, outside a git checkout, everything but build/.
+copy_tree = mkdir -p $(1) && \
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(1); \
+	else \
+		tar -c --exclude=./build . | tar -x -C $(1); \
+	fi
+
+.PHONY: all module tools deps check lint unit check-pkg check-trixie check-vm check-tier2 \
+	check-matrix demo bench deb install-module-source install uninstall clean
 
 all: module tools
 
@@ -21,9 +41,9 @@ tools:
 	$(MAKE) -C tools
 
 deps:
-	scripts/deps build unit lint dkms vm
+	scripts/deps build unit lint dkms vm deb pkg chroot
 
-check: deps lint unit check-dkms check-vm
+check: deps lint unit check-pkg check-trixie check-vm
 
 lint:
 	scripts/lint
@@ -33,8 +53,25 @@ unit:
 	$(MAKE) -C tests/unit run
 	$(MAKE) -C tests/unit run SANITIZE=1
 
-check-dkms:
-	tests/dkms/run
+# The packages: lintian, their contents, make install/uninstall against a
+# DESTDIR, then the real dpkg and dkms: install, kernel upgrade, signature,
+# remove and purge.
+# The package build skips the unit tests that make check runs already.
+check-pkg: export DEB_BUILD_OPTIONS = nocheck
+check-pkg: deb
+	scripts/deps pkg
+	lintian --fail-on error,warning --info build/deb/*.deb
+	tests/pkg/contents build/deb
+	tests/pkg/make-install
+	tests/pkg/lifecycle build/deb
+
+# Debian 13 hosts: dependencies, the tool, the unit tests and the packages
+# in a trixie chroot.
+check-trixie:
+	scripts/deps chroot
+	rm -rf build/trixie
+	$(call copy_tree,build/trixie)
+	tests/pkg/trixie build/trixie
 
 check-vm:
 	tests/vm/run $(TIER1_LANES)
@@ -53,8 +90,59 @@ bench:
 	scripts/deps vm bench
 	bench/run
 
-install: tools
+# build/deb/: vmpressure-ctl-dkms and vmpctl .debs, built by debhelper from
+# a copy of the tree without build output or anything git ignores.
+deb:
+	scripts/deps deb
+	rm -rf build/deb
+	$(call copy_tree,build/deb/$(DKMS_NAME)-$(DKMS_VERSION))
+	cd build/deb/$(DKMS_NAME)-$(DKMS_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log; echo "make deb: dpkg-buildpackage failed (build/deb/build.log)"; exit 1; }
+	rm -rf build/deb/$(DKMS_NAME)-$(DKMS_VERSION)
+	ls build/deb/*.deb
+
+# The module's dkms source, to DESTDIR/usr/src/NAME-VERSION.
+install-module-source:
+	install -d $(DESTDIR)$(DKMS_SOURCE_DIR)/module
+	install -m 0644 dkms.conf $(DESTDIR)$(DKMS_SOURCE_DIR)/
+	install -m 0644 $(filter-out module/probe.sh,$(MODULE_SOURCES)) $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
+	install -m 0755 module/probe.sh $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
+
+# The tool, its man page and completion under PREFIX, and the module's
+# source for dkms; without DESTDIR, dkms (when installed) builds and installs
+# the module for DKMS_KERNELS, replacing an earlier registration.
+install: tools install-module-source
 	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+ifeq ($(DESTDIR),)
+	@if ! command -v dkms >/dev/null; then \
+		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (README, Install)"; \
+	else \
+		if [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
+			dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all; \
+		fi && \
+		dkms add $(DKMS_NAME)/$(DKMS_VERSION) && \
+		for kernel in $(DKMS_KERNELS); do \
+			dkms install $(DKMS_NAME)/$(DKMS_VERSION) -k $$kernel || exit; \
+		done; \
+	fi
+endif
+
+# Removes what install put under DESTDIR and PREFIX: the files tools/Makefile
+# installs (listed by a scratch install), the module's source and, without
+# DESTDIR, its dkms registration. Directories that held them stay.
+uninstall:
+ifeq ($(DESTDIR),)
+	@if command -v dkms >/dev/null && [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
+		dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all; \
+	fi
+endif
+	rm -rf $(DESTDIR)$(DKMS_SOURCE_DIR)
+	@scratch=$$(mktemp -d) && \
+	$(MAKE) -s -C tools install PREFIX=$(PREFIX) DESTDIR=$$scratch >/dev/null && \
+	(cd $$scratch && find . ! -type d) | while read -r file; do \
+		echo "rm -f $(DESTDIR)$${file#.}"; rm -f "$(DESTDIR)$${file#.}"; \
+	done; \
+	status=$$?; rm -rf $$scratch; exit $$status
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean 2>/dev/null
