@@ -29,7 +29,7 @@ copy_tree = mkdir -p $(1) && \
 		tar -c --exclude=./build . | tar -x -C $(1); \
 	fi
 
-.PHONY: all module tools deps check lint unit check-pkg check-trixie check-vm check-tier2 \
+.PHONY: all module tools deps check lint unit check-pkg check-pkg-vm check-trixie check-vm check-tier2 \
 	check-matrix demo bench deb install-module-source install uninstall clean
 
 all: module tools
@@ -63,7 +63,14 @@ check-pkg: deb
 	lintian --fail-on error,warning --info build/deb/*.deb
 	tests/pkg/contents build/deb
 	tests/pkg/make-install
-	tests/pkg/lifecycle build/deb
+	tests/pkg/lifecycle build/deb build/pkg/vm
+
+# The package's VM lanes (boot-time default; Secure Boot with the module
+# check-pkg's dkms built): not part of check until tests/vm/run has the
+# hooks tests/pkg/vm-lanes names.
+check-pkg-vm:
+	scripts/deps vm secureboot
+	tests/pkg/vm-lanes build/pkg/vm
 
 # Debian 13 hosts: dependencies, the tool, the unit tests and the packages
 # in a trixie chroot.
