@@ -55,8 +55,7 @@ unit:
 
 # The packages: lintian, their contents, make install/uninstall against a
 # DESTDIR, then the real dpkg and dkms: install, kernel upgrade, signature,
-# remove and purge.
-# The package build skips the unit tests that make check runs already.
+# remove and purge. The package build skips the unit tests: check runs them.
 check-pkg: export DEB_BUILD_OPTIONS = nocheck
 check-pkg: deb
 	scripts/deps pkg
@@ -117,9 +116,18 @@ install-module-source:
 
 # The tool, its man page and completion under PREFIX, and the module's
 # source for dkms; without DESTDIR, dkms (when installed) builds and installs
-# the module for DKMS_KERNELS, replacing an earlier registration.
-install: tools install-module-source
+# the module for DKMS_KERNELS, replacing an earlier registration. Refuses to
+# overwrite what the $(DKMS_NAME)-dkms package installed.
+install: tools
+ifeq ($(DESTDIR),)
+	@if command -v dpkg-query >/dev/null && \
+		dpkg-query -W -f='$${db:Status-Abbrev}' $(DKMS_NAME)-dkms 2>/dev/null | grep -q '^.i'; then \
+		echo "install: the $(DKMS_NAME)-dkms package is installed; remove it first, or use it" >&2; \
+		exit 1; \
+	fi
+endif
 	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) install-module-source DESTDIR=$(DESTDIR)
 ifeq ($(DESTDIR),)
 	@if ! command -v dkms >/dev/null; then \
 		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (README, Install)"; \
