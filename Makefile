@@ -142,9 +142,9 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 
-# Removes what install put under DESTDIR and PREFIX: the files tools/Makefile
-# installs (listed by a scratch install), the module's source and, without
-# DESTDIR, its dkms registration. Directories that held them stay.
+# Removes what install put under DESTDIR and PREFIX: the tool's files, the
+# module's source and, without DESTDIR, its dkms registration. Directories
+# that held them stay.
 uninstall:
 ifeq ($(DESTDIR),)
 	@if command -v dkms >/dev/null && [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
@@ -152,12 +152,7 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 	rm -rf $(DESTDIR)$(DKMS_SOURCE_DIR)
-	@scratch=$$(mktemp -d) && \
-	$(MAKE) -s -C tools install PREFIX=$(PREFIX) DESTDIR=$$scratch >/dev/null && \
-	(cd $$scratch && find . ! -type d) | while read -r file; do \
-		echo "rm -f $(DESTDIR)$${file#.}"; rm -f "$(DESTDIR)$${file#.}"; \
-	done; \
-	status=$$?; rm -rf $$scratch; exit $$status
+	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean 2>/dev/null
