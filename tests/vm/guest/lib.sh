@@ -7,6 +7,8 @@ MODULE=/lib/modules/$(uname -r)/extra/vmpressure_ctl.ko
 # shellcheck disable=SC2034 # used by tests.sh
 ENABLED_FUNCTIONS=/sys/kernel/tracing/enabled_functions
 REASON_FILE=/tmp/vmtest-reason
+# skip() leaves this mark next to its reason: exit status 4 alone is no skip.
+SKIP_MARK=/tmp/vmtest-skipped
 # Extra insmod parameters from the host (VMPCTL_VM_MODULE_PARAMS), e.g. method=kprobe.
 MODULE_PARAMS=$(cat /etc/vmtest/module-params)
 NOBODY=65534
@@ -28,6 +30,7 @@ fail() {
 
 skip() {
 	echo "$*" >"$REASON_FILE"
+	: >"$SKIP_MARK"
 	exit 4
 }
 
@@ -35,9 +38,12 @@ need_module() {
 	[ -e "$MODULE" ] || skip "vmpressure_ctl.ko was not built for this kernel"
 }
 
+# A vmpctl that is there but cannot run measure is a failure, not a skip.
 need_measure() {
+	local status=0 out
 	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
-	vmpctl measure --help >/dev/null 2>&1 || skip "vmpctl has no working measure command"
+	out=$(vmpctl measure --help 2>&1) || status=$?
+	[ "$status" -eq 0 ] || fail "vmpctl measure --help exited $status: $(echo "$out" | tail -n 1)"
 }
 
 have_memcg_v1() {
@@ -159,8 +165,37 @@ hog_stop() {
 	rmdir "$HOG_CGROUP"
 }
 
-# The runner's last test: taint bits other than O (out-of-tree) and E
-# (unsigned module).
+# The runner's own checks, run after every other test.
+
+# The kernel fails loudly (the harness boots it so): a warning, a soft
+# lockup, an RCU stall and a hung task each panic, where the kernel has
+# the switch.
+test_kernel_watchdogs_armed() {
+	local knob
+	for knob in panic_on_warn softlockup_panic panic_on_rcu_stall hung_task_panic; do
+		[ -e "/proc/sys/kernel/$knob" ] || continue
+		[ "$(cat "/proc/sys/kernel/$knob")" = 1 ] ||
+			fail "kernel.$knob is $(cat "/proc/sys/kernel/$knob"), expected 1"
+	done
+	[ -e /proc/sys/kernel/panic_on_warn ] || fail "no kernel.panic_on_warn"
+}
+
+# A test cannot write a result of its own: fd 3 (the runner's verdict
+# channel) is closed in it and the channel's device node is gone.
+test_verdict_channel_private() {
+	local arg cmdline
+	if (true >&3) 2>/dev/null; then
+		fail "fd 3, the verdict channel, is open in the test"
+	fi
+	read -r cmdline </proc/cmdline
+	for arg in $cmdline; do
+		case $arg in
+		vmtest.verdict=*) [ ! -e "/dev/${arg#vmtest.verdict=}" ] || fail "/dev/${arg#vmtest.verdict=} exists" ;;
+		esac
+	done
+}
+
+# Taint bits other than O (out-of-tree) and E (unsigned module).
 test_kernel_not_tainted() {
 	local tainted
 	tainted=$(cat /proc/sys/kernel/tainted)

@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# Boots a lane's kernel and initramfs in QEMU. The console carries the
+# kernel log; the verdict device carries only what the guest runner writes
+# there, so no console line can fake a result. The kernel panics (and QEMU
+# exits, -no-reboot) on a warning, an oops, a soft lockup, an RCU stall or a
+# hung task.
+#
+# Inputs:  lane, arch_qemu, arch_cpu, arch_console, arch_verdict_tty,
+#          arch_verdict_device (lane.sh); vmlinuz (kernel.sh);
+#          lane_out/initramfs.cpio (initramfs.sh); timeout_s, guest_mem,
+#          append (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM, VMPCTL_VM_APPEND).
+# Outputs: boot ACCEL MODE writes lane_out/console.log, lane_out/qemu.log and
+#          lane_out/ktap.txt (the verdict channel, carriage returns
+#          dropped), and sets lane_fail on a timeout or a QEMU failure.
+#          probe_accel prints kvm or tcg.
+# shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
+# with tests/vm/run and the other files it sources
+
+# Always on the command line: fail loudly. panic_on_rcu_stall has no boot
+# parameter of its own; sysctl.* sets it from 5.8 on, where it exists.
+panic_args='panic_on_warn=1 oops=panic panic=-1 softlockup_panic=1 hung_task_panic=1 sysctl.kernel.panic_on_rcu_stall=1'
+
+# KVM hangs on some hosts: trust it only after a kernel got as far as its
+# panic (no initramfs) within a short timeout under it.
+kvm_works() {
+	local log=$lane_out/kvm-probe.log
+	[ -w /dev/kvm ] || return 1
+	timeout 20 "${arch_qemu[@]}" -accel kvm -cpu host -m 256 -nodefaults -display none \
+		-no-reboot -kernel "$vmlinuz" -append "console=$arch_console panic=-1" \
+		-serial "file:$log" </dev/null >/dev/null 2>&1 &&
+		grep -q 'Kernel panic' "$log"
+}
+
+probe_accel() {
+	if kvm_works; then echo kvm; else echo tcg; fi
+}
+
+# MODE (test or demo) goes to the guest's /init.
+boot() {
+	local accel=$1 mode=$2 cpu=$arch_cpu status=0 verdict accel_opt=$1
+	# Multi-threaded TCG crashed guests while they patched kernel text (int3
+	# oopses on 6.12, soft lockups on 6.1), even without the module.
+	if [ "$accel" = tcg ]; then accel_opt=tcg,thread=single; else cpu=host; fi
+	rm -f "$lane_out/console.log" "$lane_out/ktap.log"
+	if [ "$mode" = demo ]; then
+		verdict=stdio,id=verdict,signal=on,logfile=$lane_out/ktap.log
+	else
+		verdict=file,id=verdict,path=$lane_out/ktap.log
+	fi
+	timeout --foreground "$timeout_s" "${arch_qemu[@]}" -accel "$accel_opt" -cpu "$cpu" \
+		-m "$guest_mem" -smp 2 -no-reboot -display none -nodefaults \
+		-kernel "$vmlinuz" -initrd "$lane_out/initramfs.cpio" \
+		-append "console=$arch_console $panic_args rdinit=/init vmtest.mode=$mode vmtest.verdict=$arch_verdict_tty${append:+ $append}" \
+		-serial "file:$lane_out/console.log" -chardev "$verdict" "${arch_verdict_device[@]}" \
+		2>"$lane_out/qemu.log" || status=$?
+	if [ "$status" -eq 124 ]; then
+		lane_fail="timeout after ${timeout_s}s"
+	elif [ "$status" -ne 0 ]; then
+		lane_fail="qemu exited with status $status (build/vm/$lane/qemu.log)"
+	fi
+	[ -e "$lane_out/ktap.log" ] || : >"$lane_out/ktap.log"
+	tr -d '\r' <"$lane_out/ktap.log" >"$lane_out/ktap.txt"
+}
