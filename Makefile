@@ -29,8 +29,9 @@ copy_tree = mkdir -p $(1) && \
 		tar -c --exclude=./build . | tar -x -C $(1); \
 	fi
 
-.PHONY: all module tools deps check lint unit check-pkg check-pkg-vm check-trixie check-vm check-tier2 \
-	check-matrix demo bench deb install-module-source install uninstall clean
+.PHONY: all module tools deps check print-check-parts lint unit check-harness check-pkg check-pkg-vm check-trixie \
+	check-vm check-tier2 check-hooks check-matrix demo bench deb install-module-source install \
+	uninstall clean
 
 all: module tools
 
@@ -43,7 +44,12 @@ tools:
 deps:
 	scripts/deps build unit lint dkms vm deb pkg chroot
 
-check: deps lint unit check-pkg check-trixie check-vm
+# make check's parts, in order; .ci/run runs them one by one (print-check-parts).
+CHECK_PARTS := deps lint unit check-harness check-pkg check-trixie check-vm
+check: $(CHECK_PARTS)
+
+print-check-parts:
+	@echo $(CHECK_PARTS)
 
 lint:
 	scripts/lint
@@ -52,6 +58,10 @@ lint:
 unit:
 	$(MAKE) -C tests/unit run
 	$(MAKE) -C tests/unit run SANITIZE=1
+
+# The VM harness's own tests, on the host: verdict fixtures, policies.
+check-harness:
+	tests/vm/check-harness
 
 # The packages: lintian, their contents, make install/uninstall against a
 # DESTDIR, then the real dpkg and dkms: install, kernel upgrade, signature,
@@ -83,10 +93,15 @@ check-vm:
 	tests/vm/run $(TIER1_LANES)
 
 check-tier2:
-	scripts/deps vm cross chroot
+	scripts/deps vm cross chroot lint
 	tests/vm/run $(TIER2_LANES)
 
-check-matrix: check check-tier2
+# One boot proving the hooks other drivers use (kernel_build=, VMPCTL_VM_*).
+check-hooks:
+	scripts/deps vm
+	tests/vm/check-hooks
+
+check-matrix: check check-tier2 check-hooks
 
 demo:
 	scripts/deps vm
