@@ -73,8 +73,13 @@ stage_lane_modules() {
 # holds a second vmpressure_ctl.ko: modprobe takes the one in extra/.
 depmod_stage() {
 	local file
+	# trixie's linux-modules ships none of these; depmod wants them.
 	for file in modules.builtin modules.builtin.modinfo modules.order; do
-		[ ! -e "$kroot/lib/modules/$rel/$file" ] || cp "$kroot/lib/modules/$rel/$file" "$stage/lib/modules/$rel/"
+		if [ -e "$kroot/lib/modules/$rel/$file" ]; then
+			cp "$kroot/lib/modules/$rel/$file" "$stage/lib/modules/$rel/"
+		else
+			: >"$stage/lib/modules/$rel/$file"
+		fi
 	done
 	mkdir -p "$stage/etc/depmod.d"
 	[ -e "$stage/etc/depmod.d/vmtest.conf" ] ||

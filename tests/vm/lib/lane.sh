@@ -18,6 +18,7 @@
 #   torture_scale=N        written to /etc/vmtest/torture-scale in the guest
 #   console_patterns=FILE  more console patterns that fail the lane
 #   lint=yes               module builds also run W=1 and sparse (C=2)
+#   sparse_suite=SUITE     with lint=yes: sparse from SUITE's package
 # Paths are relative to the repository top.
 #
 # Inputs:  vm_dir, top (common.sh).
@@ -47,13 +48,13 @@ read_lane() {
 	[ -f "$lane_file" ] || { say "no lane file $lane_file (lanes: tests/vm/lanes/)"; return 1; }
 	lane_suite='' lane_arch='' lane_flavour='' lane_meta='' lane_tier='' lane_backends=''
 	lane_may_skip='' lane_version='' lane_kernel_build='' lane_torture_scale=''
-	lane_console_patterns='' lane_lint=''
+	lane_console_patterns='' lane_lint='' lane_sparse_suite=''
 	lane_skips=()
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		suite | arch | flavour | meta | tier | backends | may_skip | version | kernel_build | \
-			torture_scale | console_patterns | lint)
+			torture_scale | console_patterns | lint | sparse_suite)
 			printf -v "lane_$key" '%s' "$value"
 			;;
 		skip)
@@ -92,6 +93,8 @@ check_lane() {
 	'' | yes) ;;
 	*) say "$lane_file: lint= takes yes, not '$lane_lint'"; return 1 ;;
 	esac
+	[ -z "$lane_sparse_suite" ] || [ -n "$lane_lint" ] ||
+		{ say "$lane_file: sparse_suite= goes with lint=yes"; return 1; }
 	[ -f "$vm_dir/arches/$lane_arch" ] ||
 		{ say "$lane_file: arch $lane_arch has no tests/vm/arches/$lane_arch"; return 1; }
 }
