@@ -29,7 +29,7 @@ copy_tree = mkdir -p $(1) && \
 		tar -c --exclude=./build . | tar -x -C $(1); \
 	fi
 
-.PHONY: all module tools deps check print-check-parts lint unit check-harness check-pkg check-pkg-vm check-trixie \
+.PHONY: all module tools deps check lint unit check-harness check-pkg check-pkg-vm check-trixie \
 	check-vm check-tier2 check-hooks check-matrix demo bench deb install-module-source install \
 	uninstall clean
 
@@ -44,12 +44,11 @@ tools:
 deps:
 	scripts/deps build unit lint dkms vm deb pkg chroot
 
-# make check's parts, in order; .ci/run runs them one by one (print-check-parts).
+# make check's parts, in order, each run to its end even when an earlier one
+# failed (scripts/check-parts); their logs are kept in build/check/.
 CHECK_PARTS := deps lint unit check-harness check-pkg check-trixie check-vm
-check: $(CHECK_PARTS)
-
-print-check-parts:
-	@echo $(CHECK_PARTS)
+check:
+	scripts/check-parts $(CHECK_PARTS)
 
 lint:
 	scripts/lint
@@ -101,7 +100,8 @@ check-hooks:
 	scripts/deps vm
 	tests/vm/check-hooks
 
-check-matrix: check check-tier2 check-hooks
+check-matrix:
+	scripts/check-parts $(CHECK_PARTS) check-tier2 check-hooks
 
 demo:
 	scripts/deps vm
