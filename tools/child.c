@@ -63,7 +63,8 @@ static int tail_finish(struct tail *t, struct child_output *out)
 }
 
 /* Reads what the pipe has now; false at EOF or on an error. */
-static bool read_available(int fd, struct tail *t)
+static bool read_available(const struct child_spec *spec, int fd,
+			   struct tail *t)
 {
 	char chunk[65536];
 
@@ -72,6 +73,8 @@ static bool read_available(int fd, struct tail *t)
 
 		if (n > 0) {
 			tail_add(t, chunk, (size_t)n);
+			if (spec->on_output)
+				spec->on_output(spec->ctx, chunk, (size_t)n);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -106,17 +109,26 @@ static int forward_signal(int sig)
 	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP ? sig : SIGTERM;
 }
 
-/*
- * Milliseconds poll() may sleep: until the grace ends, else forever (a
- * tenth of a second when there is no self-pipe to wake it).
- */
-static int poll_timeout(const struct child_result *r, double kill_at)
+static double grace_s(const struct child_spec *spec)
 {
-	double left;
+	return spec->stop_grace_s > 0 ? spec->stop_grace_s : CHILD_STOP_GRACE_S;
+}
 
-	if (!r->stopped || r->killed)
+/*
+ * Milliseconds poll() may sleep: until the grace ends or on_wake's time,
+ * else forever (a tenth of a second when there is no self-pipe to wake it).
+ */
+static int poll_timeout(const struct child_result *r, double kill_at,
+			double wake_at)
+{
+	double until = INFINITY, left;
+
+	if ((r->stopped || r->ended) && !r->killed)
+		until = kill_at;
+	until = fmin(until, wake_at);
+	if (isinf(until))
 		return stop_wake_fd() < 0 ? 100 : -1;
-	left = kill_at - monotonic_s();
+	left = until - monotonic_s();
 	return left <= 0 ? 0 : (int)ceil(left * 1000);
 }
 
@@ -134,15 +146,37 @@ static void handle_stop(const struct child_spec *spec, pid_t pid,
 		kill(pid, forward_signal(stop_signal()));
 		r->stopped = true;
 		*stops_at_forward = stop_count();
-		*kill_at = monotonic_s() + (spec->stop_grace_s > 0 ?
-					    spec->stop_grace_s : CHILD_STOP_GRACE_S);
+		*kill_at = monotonic_s() + grace_s(spec);
 		return;
 	}
-	if (!r->killed && (stop_count() > *stops_at_forward ||
-			   monotonic_s() >= *kill_at)) {
+	if (!r->killed && stop_count() > *stops_at_forward) {
 		kill(pid, SIGKILL);
 		r->killed = true;
 	}
+}
+
+/* SIGKILL for a child asked to end (a stop or on_wake) once the grace is over. */
+static void escalate(pid_t pid, struct child_result *r, double kill_at)
+{
+	if ((r->stopped || r->ended) && !r->killed && monotonic_s() >= kill_at) {
+		kill(pid, SIGKILL);
+		r->killed = true;
+	}
+}
+
+/* on_wake's turn: it may ask for the child's end (SIGTERM, then the grace). */
+static void watch_child(const struct child_spec *spec, pid_t pid,
+			struct child_result *r, double *wake_at, double *kill_at)
+{
+	*wake_at = INFINITY;
+	if (!spec->on_wake || r->stopped || r->ended)
+		return;
+	if (spec->on_wake(spec->ctx, wake_at))
+		return;
+	*wake_at = INFINITY;
+	kill(pid, SIGTERM);
+	r->ended = true;
+	*kill_at = monotonic_s() + grace_s(spec);
 }
 
 int child_run(const struct child_spec *spec, struct child_result *r)
@@ -150,7 +184,7 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 	struct tail tail = { .max = spec->capture_max };
 	int pipefd[2] = { -1, -1 }, err = 0;
 	unsigned int stops_before = 0, stops_at_forward = 0;
-	double start, kill_at = 0;
+	double start, kill_at = 0, wake_at = INFINITY;
 	struct rusage usage;
 	pid_t pid;
 
@@ -195,6 +229,7 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 		pid_t done;
 
 		handle_stop(spec, pid, r, stops_before, &stops_at_forward, &kill_at);
+		escalate(pid, r, kill_at);
 		done = wait4(pid, &r->status, WNOHANG, &usage);
 		if (done == pid)
 			break;
@@ -202,14 +237,16 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 			err = -errno;
 			goto out;
 		}
-		if (poll(fds, 2, poll_timeout(r, kill_at)) < 0 && errno != EINTR) {
+		watch_child(spec, pid, r, &wake_at, &kill_at);
+		if (poll(fds, 2, poll_timeout(r, kill_at, wake_at)) < 0 &&
+		    errno != EINTR) {
 			err = -errno;
 			goto out;
 		}
 		if (fds[0].revents & POLLIN)
 			stop_wake_drain();
 		if (pipefd[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP)) &&
-		    !read_available(pipefd[0], &tail)) {
+		    !read_available(spec, pipefd[0], &tail)) {
 			close(pipefd[0]);
 			pipefd[0] = -1;
 		}
@@ -219,7 +256,7 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 	r->sys_s = timeval_s(&usage.ru_stime);
 	/* what the child wrote before it ended (a grandchild may hold the pipe) */
 	if (pipefd[0] >= 0)
-		read_available(pipefd[0], &tail);
+		read_available(spec, pipefd[0], &tail);
 	if (tail.max)
 		err = tail_finish(&tail, &r->out);
 out:

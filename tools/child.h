@@ -12,6 +12,13 @@
  * at once (SIGINT, SIGTERM and SIGHUP as they are, any other stop as
  * SIGTERM), and a child still alive CHILD_STOP_GRACE_S later, or at a
  * second stop signal, is killed with SIGKILL. The child is always reaped.
+ *
+ * A caller that must act while the child runs (ab --interleave flips a
+ * knob and reads the child's progress lines) gives on_output, which sees
+ * each chunk of captured stdout as it arrives, and on_wake, which runs
+ * after every wake-up of the wait loop, says when it wants to run next,
+ * and may ask for the child's end: SIGTERM at once, SIGKILL after the
+ * grace, as for a stop.
  */
 #ifndef VMPCTL_CHILD_H
 #define VMPCTL_CHILD_H
@@ -36,6 +43,14 @@ struct child_spec {
 	 */
 	bool despite_stop;
 	double stop_grace_s;		/* 0: CHILD_STOP_GRACE_S */
+	/* with capture_max > 0: every chunk of stdout, as read */
+	void (*on_output)(void *ctx, const char *data, size_t n);
+	/*
+	 * While the child runs: sets *wake_at (monotonic_s()) to be called
+	 * again by then at the latest; false asks for the child's end.
+	 */
+	bool (*on_wake)(void *ctx, double *wake_at);
+	void *ctx;			/* for on_output and on_wake */
 };
 
 struct child_output {
@@ -51,6 +66,7 @@ struct child_result {
 	double user_s;		/* rusage of the child and its reaped children */
 	double sys_s;
 	bool stopped;		/* a stop signal was forwarded to it */
+	bool ended;		/* on_wake asked for its end: SIGTERM was sent */
 	bool killed;		/* ... and it took SIGKILL to end it */
 	struct child_output out;	/* with capture_max; free with child_result_free() */
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The child runner (tools/child.c): the captured tail, stdin, exit
- * statuses, and stops. Stop state is per process and sticky, so every
+ * statuses, stops, and the watcher callbacks (output as it arrives,
+ * wake-ups on time, the end a watcher asks for). Stop state is per process and sticky, so every
  * stop scenario runs in a forked test process of its own.
  */
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "child.h"
+#include "clock.h"
 #include "signals.h"
 
 /* In a forked scenario: report the failed condition and exit 1. */
@@ -265,6 +267,108 @@ static void test_stubborn_child_killed_at_second_stop(void **state)
 	in_fork(stubborn_second_stop);
 }
 
+/* What the watcher callbacks saw. */
+struct watch_log {
+	char seen[4096];
+	size_t seen_len;
+	unsigned int wakes;
+	double first_wake;
+	double last_wake;
+	double every_s;		/* asks to be woken this often */
+	unsigned int end_after;	/* asks for the end at this wake-up; 0 never */
+	bool end_after_output;	/* ... and not before some output came */
+};
+
+static void log_output(void *ctx, const char *data, size_t n)
+{
+	struct watch_log *log = ctx;
+
+	if (log->seen_len + n < sizeof(log->seen)) {
+		memcpy(log->seen + log->seen_len, data, n);
+		log->seen_len += n;
+	}
+}
+
+static bool log_wake(void *ctx, double *wake_at)
+{
+	struct watch_log *log = ctx;
+	double now = monotonic_s();
+
+	if (!log->wakes++)
+		log->first_wake = now;
+	log->last_wake = now;
+	*wake_at = now + log->every_s;
+	if (log->end_after_output && !log->seen_len)
+		return true;
+	return !(log->end_after && log->wakes >= log->end_after);
+}
+
+/*
+ * on_output gets the output as it comes, before the child ends; on_wake
+ * runs on time while the child sleeps, not only when it writes.
+ */
+static void test_watcher_sees_output_and_wakes_on_time(void **state)
+{
+	char *argv[] = { "sh", "-c", "echo one; sleep 0.6; echo two", NULL };
+	struct watch_log log = { .every_s = 0.05 };
+	struct child_spec spec = { .argv = argv, .capture_max = 1024,
+				   .on_output = log_output, .on_wake = log_wake,
+				   .ctx = &log };
+	struct child_result r;
+
+	(void)state;
+	assert_int_equal(child_run(&spec, &r), 0);
+	assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	assert_false(r.ended);
+	log.seen[log.seen_len] = '\0';
+	assert_string_equal(log.seen, "one\ntwo\n");
+	assert_string_equal(r.out.text, "one\ntwo\n");
+	/* about 0.6 s / 0.05 s wake-ups, whatever else happened */
+	assert_true(log.wakes >= 6);
+	assert_true(log.last_wake - log.first_wake >= 0.4);
+	child_result_free(&r);
+}
+
+/* A watcher that asks for the end: SIGTERM at once, not a stop of ours. */
+static void test_watcher_ends_the_child(void **state)
+{
+	char *argv[] = { "sleep", "10", NULL };
+	struct watch_log log = { .every_s = 0.05, .end_after = 4 };
+	struct child_spec spec = { .argv = argv, .capture_max = 64,
+				   .on_wake = log_wake, .ctx = &log };
+	struct child_result r;
+
+	(void)state;
+	assert_int_equal(child_run(&spec, &r), 0);
+	assert_true(r.ended && !r.stopped && !r.killed);
+	assert_true(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGTERM);
+	assert_int_equal(log.wakes, 4);
+	assert_true(r.wall_s < 3);
+	assert_false(stop_requested());
+	child_result_free(&r);
+}
+
+/* ... and SIGKILL when the child ignores it, after the grace. */
+static void test_watcher_end_escalates(void **state)
+{
+	char *argv[] = { "sh", "-c", "trap '' TERM; echo ready; exec sleep 10",
+			 NULL };
+	/* "ready": the trap is set */
+	struct watch_log log = { .every_s = 0.05, .end_after = 1,
+				 .end_after_output = true };
+	struct child_spec spec = { .argv = argv, .capture_max = 64,
+				   .stop_grace_s = 0.3, .on_output = log_output,
+				   .on_wake = log_wake, .ctx = &log };
+	struct child_result r;
+
+	(void)state;
+	assert_int_equal(child_run(&spec, &r), 0);
+	assert_true(r.ended && r.killed);
+	assert_true(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGKILL);
+	assert_true(r.wall_s < 3);
+	child_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +379,9 @@ int main(void)
 		cmocka_unit_test(test_other_stops_forwarded_as_term),
 		cmocka_unit_test(test_stubborn_child_killed_after_grace),
 		cmocka_unit_test(test_stubborn_child_killed_at_second_stop),
+		cmocka_unit_test(test_watcher_sees_output_and_wakes_on_time),
+		cmocka_unit_test(test_watcher_ends_the_child),
+		cmocka_unit_test(test_watcher_end_escalates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
