@@ -8,9 +8,11 @@
 #include "commands.h"
 #include "json.h"
 #include "output.h"
+#include "rate.h"
 #include "signals.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
@@ -20,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PFT_EXIT_ATTACH 125
@@ -33,19 +36,25 @@ static void pft_usage(FILE *out)
 	      "  -s, --size SIZE         memory per repetition (default 1G)\n"
 	      "      --threads N         touching threads (default 1)\n"
 	      "  -r, --reps N            repetitions, each on fresh memory (default 1)\n"
+	      "      --duration S        touch at a steady rate for S seconds instead:\n"
+	      "                          each chunk is dropped and faulted again\n"
+	      "      --report-interval S a rate line every S seconds on stdout (for\n"
+	      "                          vmpctl ab --interleave; see vmpctl(1))\n"
 	      "      --whole-page        write every cache line (CLine 0), not one per page\n"
 	      "      --memcg-limit SIZE  run in a temporary memory cgroup with this limit\n"
 	      "                          (below --size and with swap: reclaim, vmpressure)\n"
 	      "  -j, --json              one JSON object instead of the table\n"
 	      "  -h, --help              this text\n"
 	      "\n"
+	      "Rate line: {\"t\":CLOCK_MONOTONIC s,\"interval_s\":S,\"count\":pages,\"rate\":pages/s}\n"
 	      "SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G).\n"
 	      "Columns: Gb Rep Thr CLine User(s) System(s) Wall(s) flt/cpu/s fault/wsec\n"
 	      "(faults per CPU second and per wall-clock second). Transparent huge pages\n"
 	      "are turned off for the mapping, so every base page faults once.\n", out);
 }
 
-enum { OPT_THREADS = 256, OPT_WHOLE_PAGE, OPT_MEMCG_LIMIT };
+enum { OPT_THREADS = 256, OPT_WHOLE_PAGE, OPT_MEMCG_LIMIT, OPT_DURATION,
+       OPT_REPORT_INTERVAL };
 
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts)
@@ -56,10 +65,13 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		{ "reps", required_argument, NULL, 'r' },
 		{ "whole-page", no_argument, NULL, OPT_WHOLE_PAGE },
 		{ "memcg-limit", required_argument, NULL, OPT_MEMCG_LIMIT },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool reps_given = false;
 	uint64_t number;
 	int c;
 
@@ -67,6 +79,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 	opts->bytes = 1ULL << 30;
 	opts->threads = 1;
 	opts->reps = 1;
+	opts->report_fd = STDOUT_FILENO;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	while ((c = getopt_long(argc, argv, ":s:r:jh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -83,6 +96,27 @@ enum parse_result pft_parse_args(int argc, char **argv,
 			if (arg_uint("pft", "--reps", optarg, 1, 100000, &number))
 				return PARSE_USAGE;
 			opts->reps = (unsigned int)number;
+			reps_given = true;
+			break;
+		case OPT_DURATION:
+			if (arg_seconds("pft", "--duration", optarg, &opts->duration_s))
+				return PARSE_USAGE;
+			if (!(opts->duration_s > 0)) {
+				vmpctl_error("pft: --duration: '%s' is not above 0 seconds",
+					     optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case OPT_REPORT_INTERVAL:
+			if (arg_seconds("pft", "--report-interval", optarg,
+					&opts->report_interval_s))
+				return PARSE_USAGE;
+			if (opts->report_interval_s < RATE_INTERVAL_MIN ||
+			    opts->report_interval_s > RATE_INTERVAL_MAX) {
+				vmpctl_error("pft: --report-interval: '%s' is not between %g and %g seconds",
+					     optarg, RATE_INTERVAL_MIN, RATE_INTERVAL_MAX);
+				return PARSE_USAGE;
+			}
 			break;
 		case OPT_WHOLE_PAGE:
 			opts->whole_page = true;
@@ -107,8 +141,17 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		vmpctl_error("pft: --size must give each thread at least one page");
 		return PARSE_USAGE;
 	}
+	if (reps_given && opts->duration_s > 0) {
+		vmpctl_error("pft: --reps and --duration: one way to say how long, please");
+		return PARSE_USAGE;
+	}
 	return PARSE_RUN;
 }
+
+/* Pages a thread touched so far, alone on its cache line: the reporter reads it. */
+struct pft_progress {
+	uint64_t pages;
+} __attribute__((aligned(64)));
 
 struct toucher {
 	pthread_t thread;
@@ -117,25 +160,51 @@ struct toucher {
 	size_t end_page;
 	size_t page_size;
 	size_t bytes_per_page;	/* written per page: one line or all */
+	bool steady;		/* --duration: cycle until *stop */
+	const bool *stop;
+	struct pft_progress *progress;
 };
 
 /*
  * Not instrumented under ASan: each store would also read its shadow
  * page, one more fault per 32 KiB, and the faults are what is measured.
+ * Steady: chunk after chunk, each dropped before it is touched again, so
+ * every touch faults a fresh page.
  */
 __attribute__((no_sanitize_address))
 static void *touch_pages(void *arg)
 {
 	const struct toucher *t = arg;
 	size_t words = t->bytes_per_page / sizeof(uint64_t);
+	uint64_t done = __atomic_load_n(&t->progress->pages, __ATOMIC_RELAXED);
+	size_t i = t->first_page;
+	bool again = false;
 
-	for (size_t i = t->first_page; i < t->end_page; i++) {
-		/* volatile: the stores are the workload, gcc must keep them */
-		volatile uint64_t *p =
-			(volatile uint64_t *)(t->base + i * t->page_size);
+	for (;;) {
+		size_t chunk_end = i + PFT_CHUNK_PAGES < t->end_page ?
+			i + PFT_CHUNK_PAGES : t->end_page;
 
-		for (size_t w = 0; w < words; w++)
-			p[w] = (uint64_t)i ^ w;
+		if (again)
+			madvise(t->base + i * t->page_size,
+				(chunk_end - i) * t->page_size, MADV_DONTNEED);
+		for (; i < chunk_end; i++) {
+			/* volatile: the stores are the workload, gcc must keep them */
+			volatile uint64_t *p =
+				(volatile uint64_t *)(t->base + i * t->page_size);
+
+			for (size_t w = 0; w < words; w++)
+				p[w] = (uint64_t)i ^ w;
+			__atomic_store_n(&t->progress->pages, ++done,
+					 __ATOMIC_RELAXED);
+		}
+		if (t->steady && __atomic_load_n(t->stop, __ATOMIC_RELAXED))
+			break;
+		if (i == t->end_page) {
+			if (!t->steady)
+				break;
+			i = t->first_page;
+			again = true;
+		}
 	}
 	return NULL;
 }
@@ -147,15 +216,43 @@ static size_t cache_line_size(void)
 	return line >= (long)sizeof(uint64_t) ? (size_t)line : 64;
 }
 
-/* One repetition: map, touch from all threads, unmap. */
+static uint64_t pages_done(const struct pft_progress *progress,
+			   unsigned int threads)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < threads; i++)
+		sum += __atomic_load_n(&progress[i].pages, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/* Sleeps until the end of --duration on CLOCK_MONOTONIC. */
+static void sleep_until(double end)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)end;
+	ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/*
+ * One repetition: map, touch from all threads, unmap; with --duration
+ * the one steady pass that lasts until its end.
+ */
 static int run_repetition(const struct pft_options *opts,
-			  struct toucher *touchers, struct pft_result *result)
+			  struct toucher *touchers,
+			  struct pft_progress *progress,
+			  struct pft_result *result)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages = opts->bytes / page, length = pages * page;
+	uint64_t done_before = pages_done(progress, opts->threads);
 	struct rusage before, after;
 	unsigned int started = 0;
 	unsigned char *base;
+	bool stop = false;
 	double start;
 	int err = 0;
 
@@ -176,11 +273,17 @@ static int run_repetition(const struct pft_options *opts,
 		t->bytes_per_page = opts->whole_page ? page : cache_line_size();
 		t->first_page = pages * i / opts->threads;
 		t->end_page = pages * (i + 1) / opts->threads;
+		t->steady = opts->duration_s > 0;
+		t->stop = &stop;
+		t->progress = &progress[i];
 		err = -pthread_create(&t->thread, NULL, touch_pages, t);
 		if (err)
 			break;
 		started++;
 	}
+	if (opts->duration_s > 0)
+		sleep_until(start + opts->duration_s);
+	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < started; i++)
 		pthread_join(touchers[i].thread, NULL);
 	result->wall_s += monotonic_s() - start;
@@ -189,7 +292,7 @@ static int run_repetition(const struct pft_options *opts,
 	if (err)
 		return err;
 
-	result->pages_touched += pages;
+	result->pages_touched += pages_done(progress, opts->threads) - done_before;
 	result->minor_faults += (uint64_t)(after.ru_minflt - before.ru_minflt);
 	result->major_faults += (uint64_t)(after.ru_majflt - before.ru_majflt);
 	result->user_s += timeval_s(&after.ru_utime) - timeval_s(&before.ru_utime);
@@ -198,18 +301,54 @@ static int run_repetition(const struct pft_options *opts,
 	return 0;
 }
 
+struct progress_sum {
+	const struct pft_progress *progress;
+	unsigned int threads;
+};
+
+static uint64_t count_pages(void *ctx)
+{
+	const struct progress_sum *sum = ctx;
+
+	return pages_done(sum->progress, sum->threads);
+}
+
 int pft_run(const struct pft_options *opts, struct pft_result *result)
 {
 	struct toucher *touchers = calloc(opts->threads, sizeof(*touchers));
-	int err = 0;
+	struct pft_progress *progress = aligned_alloc(sizeof(*progress),
+		opts->threads * sizeof(*progress));
+	struct progress_sum sum = { progress, opts->threads };
+	unsigned int reps = opts->duration_s > 0 ? 1 : opts->reps;
+	struct rate_reporter reporter = { 0 };
+	int err = 0, report_err;
 
-	if (!touchers)
+	if (!touchers || !progress) {
+		free(touchers);
+		free(progress);
 		return -ENOMEM;
+	}
+	memset(progress, 0, opts->threads * sizeof(*progress));
 	memset(result, 0, sizeof(*result));
-	for (unsigned int rep = 0; rep < opts->reps && !err; rep++)
-		err = run_repetition(opts, touchers, result);
+	if (opts->report_interval_s > 0)
+		err = rate_reporter_start(&reporter, opts->report_fd,
+					  opts->report_interval_s, count_pages, &sum);
+	for (unsigned int rep = 0; rep < reps && !err; rep++)
+		err = run_repetition(opts, touchers, progress, result);
+	report_err = rate_reporter_stop(&reporter);
 	free(touchers);
-	return err;
+	free(progress);
+	return err ? err : report_err;
+}
+
+uint64_t pft_passes(const struct pft_options *opts,
+		    const struct pft_result *result)
+{
+	uint64_t pages = opts->bytes / (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (!(opts->duration_s > 0))
+		return opts->reps;
+	return pages ? result->pages_touched / pages : 0;
 }
 
 double pft_faults_per_cpu_second(const struct pft_result *result)
@@ -251,7 +390,8 @@ void pft_print_table(FILE *out, const struct pft_options *opts,
 	struct table t;
 
 	snprintf(cells[0], sizeof(cells[0]), "%.2f", gib(opts->bytes));
-	snprintf(cells[1], sizeof(cells[1]), "%u", opts->reps);
+	snprintf(cells[1], sizeof(cells[1]), "%llu",
+		 (unsigned long long)pft_passes(opts, result));
 	snprintf(cells[2], sizeof(cells[2]), "%u", opts->threads);
 	snprintf(cells[3], sizeof(cells[3]), "%d", opts->whole_page ? 0 : 1);
 	snprintf(cells[4], sizeof(cells[4]), "%.2f", result->user_s);
@@ -277,7 +417,7 @@ int pft_print_json(FILE *out, const struct pft_options *opts,
 	json_t *o = json_object();
 
 	json_put(o, "Gb", json_real_or_null(gib(opts->bytes)));
-	json_put(o, "Rep", json_count(opts->reps));
+	json_put(o, "Rep", json_count(pft_passes(opts, result)));
 	json_put(o, "Thr", json_count(opts->threads));
 	json_put(o, "CLine", json_integer(opts->whole_page ? 0 : 1));
 	json_put(o, "User(s)", json_real_or_null(result->user_s));
@@ -290,6 +430,8 @@ int pft_print_json(FILE *out, const struct pft_options *opts,
 	json_put(o, "major_faults", json_count(result->major_faults));
 	json_put(o, "memcg_limit", opts->memcg_limit ? json_count(opts->memcg_limit) :
 		 json_null());
+	json_put(o, "duration_s", json_real_or_null(opts->duration_s > 0 ?
+						     opts->duration_s : NAN));
 	return json_print_line(out, o);
 }
 
@@ -327,13 +469,23 @@ static int run_in_memcg(const struct pft_options *opts,
 	struct cgroup_layout layout;
 	uint64_t oom_before = 0, oom_after = 0;
 	struct memcg cg;
-	struct pft_child child = { &cg, opts };
+	struct pft_options child_opts = *opts;
+	struct pft_child child = { &cg, &child_opts };
 	struct child_spec spec = { .body = pft_child_body, .arg = &child,
 				   .capture_max = 2 * sizeof(*result) };
 	struct child_result res = { 0 };
 	int err, ret = EXIT_CHECK_FAILED;
 	bool have_oom;
 
+	/* the child's stdout carries its result: rate lines go to ours */
+	if (opts->report_interval_s > 0) {
+		child_opts.report_fd = fcntl(opts->report_fd, F_DUPFD_CLOEXEC, 3);
+		if (child_opts.report_fd < 0) {
+			vmpctl_error("pft: stdout for the rate lines: %s",
+				     strerror(errno));
+			return EXIT_CHECK_FAILED;
+		}
+	}
 	err = cgroup_layout_detect(&layout);
 	if (!err)
 		err = memcg_create_temp(&layout, opts->memcg_limit, &cg);
@@ -341,6 +493,8 @@ static int run_in_memcg(const struct pft_options *opts,
 		vmpctl_error("pft: creating a memory cgroup: %s",
 			     err == -ENODEV ? "no memory controller mounted" :
 			     strerror(-err));
+		if (opts->report_interval_s > 0)
+			close(child_opts.report_fd);
 		return EXIT_ENVIRONMENT;
 	}
 	have_oom = memcg_read_oom_kills(&cg, &oom_before) == 0;
@@ -365,6 +519,8 @@ static int run_in_memcg(const struct pft_options *opts,
 		ret = 0;
 	}
 	child_result_free(&res);
+	if (opts->report_interval_s > 0)
+		close(child_opts.report_fd);
 	err = memcg_remove(&cg);
 	if (err)
 		vmpctl_error("pft: removing %s: %s", cg.path, strerror(-err));

@@ -6,6 +6,14 @@
  *   Gb Rep Thr CLine User(s) System(s) Wall(s) flt/cpu/s fault/wsec
  * With --memcg-limit the work runs in a temporary memory cgroup below its
  * size, so the faults reclaim and vmpressure() runs on every reclaim pass.
+ *
+ * --duration S touches at a steady rate for S seconds instead of R fresh
+ * mappings: each thread cycles through its part of one mapping, dropping
+ * each chunk (MADV_DONTNEED) before it touches it again, so every touch
+ * still faults a fresh page, and in a memcg the reclaim runs all along
+ * instead of starting over with each repetition. --report-interval prints
+ * a rate line (rate.h) of the pages touched every interval, for
+ * vmpctl ab --interleave.
  */
 #ifndef VMPCTL_PFT_H
 #define VMPCTL_PFT_H
@@ -18,6 +26,8 @@
 
 /* More than this much off between touched pages and minor faults: warn */
 #define PFT_FAULT_TOLERANCE 0.10
+/* --duration: pages dropped and touched again at a time, per thread */
+#define PFT_CHUNK_PAGES 256
 
 struct pft_options {
 	uint64_t bytes;		/* per repetition */
@@ -26,6 +36,9 @@ struct pft_options {
 	bool whole_page;	/* CLine 0: every cache line; else one per page */
 	uint64_t memcg_limit;	/* 0: run where we are */
 	bool json;
+	double duration_s;	/* > 0: steady touching for this long, not reps */
+	double report_interval_s;	/* > 0: a rate line this often */
+	int report_fd;		/* where rate lines go (cmd_pft: stdout) */
 };
 
 struct pft_result {
@@ -41,8 +54,15 @@ struct pft_result {
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts);
 
-/* The workload in this process. 0 or -errno. */
+/*
+ * The workload in this process, with the rate lines of
+ * --report-interval on opts->report_fd. 0 or -errno.
+ */
 int pft_run(const struct pft_options *opts, struct pft_result *result);
+
+/* Whole passes over the memory: reps, or with --duration as many as done. */
+uint64_t pft_passes(const struct pft_options *opts,
+		    const struct pft_result *result);
 
 double pft_faults_per_cpu_second(const struct pft_result *result);
 double pft_faults_per_wall_second(const struct pft_result *result);
