@@ -2,6 +2,7 @@
 /* vmpctl ab: options, block order, metric capture and sanity (see ab.h). */
 #include "ab.h"
 #include "fileio.h"
+#include "interleave.h"
 #include "output.h"
 
 #include <errno.h>
@@ -18,9 +19,12 @@ static void ab_usage(FILE *out)
 		"\n"
 		"Run CMD alternately with the knob at A (stock) and B, then compare.\n"
 		"\n"
-		"  -n, --runs N              runs per arm (default %d)\n"
-		"  -w, --warmup K            discarded runs first, alternating arms (default %d)\n"
-		"  -o, --order ORDER         abba (default) or random blocks\n"
+		"  -n, --runs N              runs per arm (default %d); pairs of slices\n"
+		"                            with --interleave\n"
+		"  -w, --warmup K            discarded runs (slices) first, alternating arms\n"
+		"                            (default %d)\n"
+		"  -o, --order ORDER         abba or random blocks (default: abba; random\n"
+		"                            with --interleave)\n"
 		"      --seed N              seed of the random order (default: printed)\n"
 		"  -M, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
 		"                            match, or the match (default: wall time)\n"
@@ -37,6 +41,11 @@ static void ab_usage(FILE *out)
 		"                            ends in arm A\n"
 		"  -a, --a VALUE             arm A's value (default 1: stock)\n"
 		"  -b, --b VALUE             arm B's value (default 0: short-circuited)\n"
+		"      --interleave S        one long run of CMD, the knob flipped every S\n"
+		"                            seconds, slices compared in adjacent pairs; CMD\n"
+		"                            prints rate lines (pft --report-interval)\n"
+		"      --max-flip S          --interleave: drop a slice whose knob write took\n"
+		"                            longer (default: a quarter of the slice)\n"
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
@@ -51,6 +60,8 @@ static void ab_usage(FILE *out)
 		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --metric-name fault/wsec \\\n"
 		"      --higher-is-better \\\n"
 		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
+		"  vmpctl ab --interleave 1 -n 100 -T 300 --higher-is-better -- \\\n"
+		"      vmpctl pft -s 64M --memcg-limit 16M --duration 600 --report-interval 0.1\n"
 		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
 		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
 		"      --a madvise --b always -- CMD\n",
@@ -68,7 +79,7 @@ static int check_value(const char *opt, const char *value)
 	return 0;
 }
 
-enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV };
+enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -87,12 +98,15 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "switch", required_argument, NULL, 'S' },
 		{ "a", required_argument, NULL, 'a' },
 		{ "b", required_argument, NULL, 'b' },
+		{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
+		{ "max-flip", required_argument, NULL, OPT_MAX_FLIP },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool order_given = false;
 	uint64_t number;
 	int c, err;
 
@@ -101,8 +115,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->warmup = AB_WARMUP_DEFAULT;
 	opts->value_a = "1";
 	opts->value_b = "0";
-	opts->metric_name = "metric";
+	opts->metric_name = NULL;
 	opts->max_time_s = -1;
+	opts->max_flip_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
 	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
@@ -128,6 +143,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 					     optarg);
 				return PARSE_USAGE;
 			}
+			order_given = true;
 			break;
 		case OPT_SEED:
 			if (arg_uint("ab", "--seed", optarg, 0, ULONG_MAX, &number))
@@ -173,6 +189,21 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				return PARSE_USAGE;
 			opts->value_b = optarg;
 			break;
+		case OPT_INTERLEAVE:
+			if (arg_seconds("ab", "--interleave", optarg,
+					&opts->interleave_s))
+				return PARSE_USAGE;
+			if (opts->interleave_s < AB_INTERLEAVE_MIN ||
+			    opts->interleave_s > AB_INTERLEAVE_MAX) {
+				vmpctl_error("ab: --interleave: '%s' is not between %g and %g seconds",
+					     optarg, AB_INTERLEAVE_MIN, AB_INTERLEAVE_MAX);
+				return PARSE_USAGE;
+			}
+			break;
+		case OPT_MAX_FLIP:
+			if (arg_seconds("ab", "--max-flip", optarg, &opts->max_flip_s))
+				return PARSE_USAGE;
+			break;
 		case 'j':
 			opts->format = AB_FORMAT_JSON;
 			break;
@@ -193,12 +224,23 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
 		return PARSE_USAGE;
 	}
+	if (!opts->metric_name)
+		opts->metric_name = opts->interleave_s > 0 ? "rate" : "metric";
 	if (strpbrk(opts->metric_name, ",\"\\\n") || !opts->metric_name[0]) {
 		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote, backslash or newline",
 			     opts->metric_name);
 		return PARSE_USAGE;
 	}
-	if (opts->higher_is_better && !opts->metric_regex) {
+	if (opts->interleave_s > 0 && opts->metric_regex) {
+		vmpctl_error("ab: --interleave compares the rate of CMD's rate lines: --metric does not apply");
+		return PARSE_USAGE;
+	}
+	if (opts->max_flip_s >= 0 && !(opts->interleave_s > 0)) {
+		vmpctl_error("ab: --max-flip is for --interleave");
+		return PARSE_USAGE;
+	}
+	if (opts->higher_is_better && !opts->metric_regex &&
+	    !(opts->interleave_s > 0)) {
 		vmpctl_error("ab: --higher-is-better needs --metric (times are lower-is-better)");
 		return PARSE_USAGE;
 	}
@@ -206,10 +248,17 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: --knob and --switch: one way to change arms, please");
 		return PARSE_USAGE;
 	}
-	if (strcmp(opts->value_a, opts->value_b) == 0) {
-		vmpctl_error("ab: --a and --b are both '%s': nothing to compare",
+	/* interleaved, A = B is the null calibration: slices, flips, no effect */
+	if (strcmp(opts->value_a, opts->value_b) == 0 && !(opts->interleave_s > 0)) {
+		vmpctl_error("ab: --a and --b are both '%s': nothing to compare (an A/A run needs --interleave)",
 			     opts->value_a);
 		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0) {
+		if (!order_given)
+			opts->order = AB_ORDER_RANDOM;
+		if (opts->max_flip_s < 0)
+			opts->max_flip_s = IL_MAX_FLIP_FRACTION * opts->interleave_s;
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;

@@ -2,7 +2,9 @@
 /*
  * vmpctl ab: run a command alternately with a knob at value A (stock) and
  * value B, in ABBA or randomized blocks, and say whether the difference is
- * outside the noise (statistics in stats.h).
+ * outside the noise (statistics in stats.h). With --interleave, one long
+ * run of a command that prints rate lines instead, the knob flipped every
+ * DURATION and the slices compared in pairs (interleave.h, stats_paired.h).
  */
 #ifndef VMPCTL_AB_H
 #define VMPCTL_AB_H
@@ -24,6 +26,9 @@
 #define AB_MAX_TIME_DEFAULT 600.0
 /* stdout kept per run for --metric: the last this many bytes */
 #define AB_OUTPUT_MAX (1u << 20)
+/* --interleave: DURATION's bounds, seconds */
+#define AB_INTERLEAVE_MIN 0.001
+#define AB_INTERLEAVE_MAX 3600.0
 
 enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM };
 enum ab_format { AB_FORMAT_TABLE, AB_FORMAT_JSON, AB_FORMAT_CSV };
@@ -52,6 +57,8 @@ struct ab_options {
 	const char *switch_cmd;		/* instead of a knob: sh -c 'CMD "$1"' */
 	const char *value_a;
 	const char *value_b;
+	double interleave_s;		/* > 0: slices this long, not whole runs */
+	double max_flip_s;		/* --interleave: a slower flip drops its slice */
 	bool quiet;
 	char **cmd;			/* NULL-terminated, from argv */
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the knob, the runs and their counters; the command itself. */
 #include "ab.h"
+#include "ab_session.h"
 #include "child.h"
 #include "clock.h"
 #include "commands.h"
@@ -21,36 +22,12 @@
 /* stdout of a failed run shown on stderr: its last this many bytes */
 #define AB_FAILED_OUTPUT_SHOWN 2000
 
-struct ab_session {
-	struct ab_options opts;
-	struct knob knob;		/* unless --switch */
-	char knob_label[PATH_MAX + 32];	/* the path, or "--switch 'CMD'" */
-	bool vmpressure_knob;
-	bool readback_warned;
-	bool cut_warned;
-	bool switched;			/* --switch ran at least once */
-	const char *knob_value;		/* the arm value in force; NULL unknown */
-	struct ab_run *runs;
-	size_t n_runs;
-	size_t runs_allocated;
-};
-
-struct ab_counters {
-	bool have_reclaim;
-	uint64_t pgscan;
-	uint64_t pgsteal;
-	bool have_skipped;
-	uint64_t skipped;
-};
-
 static const char *arm_value(const struct ab_session *s, enum ab_arm arm)
 {
 	return arm == AB_ARM_A ? s->opts.value_a : s->opts.value_b;
 }
 
-/* Progress on stderr; a reader that went away (EPIPE) stops the A/B. */
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void progress(const char *fmt, ...)
+void ab_progress(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -62,7 +39,7 @@ static void progress(const char *fmt, ...)
 		stop_note_write_error(errno);
 }
 
-static void read_counters(const struct ab_session *s, struct ab_counters *c)
+void ab_read_counters(const struct ab_session *s, struct ab_counters *c)
 {
 	static char vmstat[32768];
 
@@ -74,8 +51,8 @@ static void read_counters(const struct ab_session *s, struct ab_counters *c)
 		c->have_skipped = vmp_read_skipped(&c->skipped) == 0;
 }
 
-static void counter_deltas(const struct ab_counters *before,
-			   const struct ab_counters *after, struct ab_run *run)
+void ab_counter_deltas(const struct ab_counters *before,
+		       const struct ab_counters *after, struct ab_run *run)
 {
 	run->have_reclaim = before->have_reclaim && after->have_reclaim;
 	if (run->have_reclaim) {
@@ -87,14 +64,14 @@ static void counter_deltas(const struct ab_counters *before,
 		run->skipped = after->skipped - before->skipped;
 }
 
-static void print_failed_output(const struct child_output *out)
+void ab_print_failed_output(const struct child_output *out)
 {
 	size_t shown = out->len < AB_FAILED_OUTPUT_SHOWN ? out->len :
 		AB_FAILED_OUTPUT_SHOWN;
 
 	if (!shown)
 		return;
-	progress("--- stdout of the failed run%s ---\n%s%s---\n",
+	ab_progress("--- stdout of the failed run%s ---\n%s%s---\n",
 		 shown < out->total ? " (its end)" : "",
 		 out->text + out->len - shown,
 		 out->text[out->len - 1] == '\n' ? "" : "\n");
@@ -141,7 +118,7 @@ static int run_switch(struct ab_session *s, const char *value,
 	if (child_status_text(res.status, why, sizeof(why))) {
 		vmpctl_error("ab: --switch '%s' %s %s", s->opts.switch_cmd, value,
 			     why);
-		print_failed_output(&res.out);
+		ab_print_failed_output(&res.out);
 		child_result_free(&res);
 		/* the state is unknown now: the way back to A runs the switch */
 		s->knob_value = NULL;
@@ -161,7 +138,7 @@ static int run_switch(struct ab_session *s, const char *value,
  * a value differently (memory.max takes 64M and shows 67108864), so there
  * a mismatch is a warning, once.
  */
-static int set_knob(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
+int ab_set_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run)
 {
 	const char *value = arm_value(s, arm);
 	char now[KNOB_LINE_MAX];
@@ -229,7 +206,7 @@ static void print_progress(const struct ab_session *s, const char *what,
 	if (run->have_skipped)
 		snprintf(skipped, sizeof(skipped), ", skipped +%llu",
 			 (unsigned long long)run->skipped);
-	progress("ab: %s %zu/%zu %s: wall %.3f s, user %.3f s, sys %.3f s%s%s%s\n",
+	ab_progress("ab: %s %zu/%zu %s: wall %.3f s, user %.3f s, sys %.3f s%s%s%s\n",
 		 what, index, total, ab_arm_name(run->arm), run->wall_s,
 		 run->user_s, run->sys_s, metric, reclaim, skipped);
 }
@@ -253,7 +230,7 @@ static int take_metric(struct ab_session *s, const struct child_output *out,
 			     err == -ENOENT ? "matches nothing" :
 			     "matches no number",
 			     out->cut ? " (its last part: the rest was cut)" : "");
-		print_failed_output(out);
+		ab_print_failed_output(out);
 	}
 	return err;
 }
@@ -278,10 +255,10 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	memset(run, 0, sizeof(*run));
 	run->arm = arm;
 	run->metric = NAN;
-	err = set_knob(s, arm, run);
+	err = ab_set_arm(s, arm, run);
 	if (err)
 		return err;
-	read_counters(s, &before);
+	ab_read_counters(s, &before);
 	err = child_run(&spec, &res);
 	if (err) {
 		if (err != -EINTR)
@@ -289,8 +266,8 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 				     strerror(-err));
 		return err;
 	}
-	read_counters(s, &after);
-	counter_deltas(&before, &after, run);
+	ab_read_counters(s, &after);
+	ab_counter_deltas(&before, &after, run);
 	run->wall_s = res.wall_s;
 	run->user_s = res.user_s;
 	run->sys_s = res.sys_s;
@@ -303,7 +280,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	} else if (child_status_text(res.status, why, sizeof(why))) {
 		vmpctl_error("ab: %s %zu (arm %s): %s %s", what, index,
 			     ab_arm_name(arm), s->opts.cmd[0], why);
-		print_failed_output(&res.out);
+		ab_print_failed_output(&res.out);
 		err = -ECHILD;
 	} else if (s->opts.metric_regex) {
 		err = take_metric(s, &res.out, run, what, index);
@@ -391,7 +368,7 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
  * Opens the knob (or names the --switch) and checks both values can be
  * written; nothing is written yet. 0 or the exit status.
  */
-static int open_knob(struct ab_session *s)
+int ab_open_knob(struct ab_session *s)
 {
 	char path[PATH_MAX];
 	const char *values[2] = { s->opts.value_a, s->opts.value_b };
@@ -438,7 +415,7 @@ static int open_knob(struct ab_session *s)
  * Puts the knob back as found (or --switch back to arm A), when anything
  * was written. 0, or the failure was printed.
  */
-static int restore_knob(struct ab_session *s)
+int ab_restore_knob(struct ab_session *s)
 {
 	char found[64];
 	struct ab_run ignored;
@@ -512,11 +489,13 @@ int cmd_ab(int argc, char **argv)
 	enum parse_result parsed;
 	unsigned long seed;
 	char signame[32];
+	bool interleaved;
 	int rc, err;
 
 	parsed = ab_parse_args(argc, argv, &s.opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
+	interleaved = s.opts.interleave_s > 0;
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
 	if (ab_schedule_init(&schedule, s.opts.order, seed)) {
@@ -524,22 +503,25 @@ int cmd_ab(int argc, char **argv)
 		ab_options_free(&s.opts);
 		return EXIT_CHECK_FAILED;
 	}
-	rc = open_knob(&s);
+	rc = ab_open_knob(&s);
 	if (rc)
 		goto out;
 	stop_signals_install();
 
-	err = run_all(&s, &schedule, &report);
+	err = interleaved ? ab_interleave_run(&s, &schedule) :
+		run_all(&s, &schedule, &report);
 	rc = err ? EXIT_CHECK_FAILED : 0;
-	if (restore_knob(&s))
+	if (ab_restore_knob(&s))
 		rc = EXIT_RESTORE_FAILED;
 	/* the knob is back: from here a signal may end vmpctl as usual */
 	stop_signals_restore();
 	if (stop_requested()) {
-		vmpctl_error("ab: stopped by %s after %zu runs; %s",
+		vmpctl_error("ab: stopped by %s after %zu %s; %s",
 			     stop_signal_name(stop_signal(), signame,
 					      sizeof(signame)),
-			     s.n_runs, rc == EXIT_RESTORE_FAILED ?
+			     interleaved ? s.il.n : s.n_runs,
+			     interleaved ? "slices" : "runs",
+			     rc == EXIT_RESTORE_FAILED ?
 			     "the knob was NOT restored" :
 			     s.opts.switch_cmd ? "back in arm A" : "knob restored");
 		if (rc != EXIT_RESTORE_FAILED) {
@@ -549,7 +531,8 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	}
 	if (!err) {
-		int report_rc = report_runs(&s, seed, &report);
+		int report_rc = interleaved ? ab_interleave_report(&s, seed) :
+			report_runs(&s, seed, &report);
 
 		if (!rc)
 			rc = report_rc;
@@ -560,5 +543,6 @@ out:
 	if (!s.opts.switch_cmd)
 		knob_close(&s.knob);
 	free(s.runs);
+	il_free(&s.il);
 	return rc;
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vmpctl ab: option parsing, block order, metric capture, reclaim counters,
- * sanity warnings, the report, and whole runs against a scratch knob file.
+ * sanity warnings, the report, and whole runs against a scratch knob file;
+ * --interleave runs against one too, with this program as the workload
+ * ("rate-workload": rate lines at a rate set by the knob's value).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "ab.h"
+#include "clock.h"
+#include "rate.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -126,6 +133,48 @@ static void test_parse_errors(void **state)
 	(void)state;
 	for (size_t i = 0; i < N_ELEMENTS(cases); i++)
 		assert_int_equal(parse(&o, cases[i]), PARSE_USAGE);
+}
+
+static void test_parse_interleave(void **state)
+{
+	const char *plain[] = { "ab", "--interleave", "0.5", "--", "w", NULL };
+	const char *given[] = { "ab", "--interleave", "2", "--max-flip", "0.1",
+				"-o", "abba", "-N", "faults", "-H", "--a", "1",
+				"--b", "1", "--", "w", NULL };
+	const char *with_metric[] = { "ab", "--interleave", "1", "-M", "x",
+				      "--", "w", NULL };
+	const char *flip_alone[] = { "ab", "--max-flip", "0.1", "--", "w",
+				     NULL };
+	const char *zero[] = { "ab", "--interleave", "0", "--", "w", NULL };
+	const char *huge[] = { "ab", "--interleave", "3601", "--", "w", NULL };
+	const char *same_whole[] = { "ab", "--a", "1", "--b", "1", "--", "w",
+				     NULL };
+	struct ab_options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, plain), PARSE_RUN);
+	assert_true(o.interleave_s == 0.5);
+	/* random pairs, a quarter of the slice for a flip, the rate */
+	assert_int_equal(o.order, AB_ORDER_RANDOM);
+	assert_true(o.max_flip_s == 0.125);
+	assert_string_equal(o.metric_name, "rate");
+	assert_false(o.higher_is_better);
+	ab_options_free(&o);
+
+	/* -H needs no --metric here; A = B is an A/A run */
+	assert_int_equal(parse(&o, given), PARSE_RUN);
+	assert_int_equal(o.order, AB_ORDER_ABBA);
+	assert_true(o.max_flip_s == 0.1);
+	assert_string_equal(o.metric_name, "faults");
+	assert_true(o.higher_is_better);
+	assert_string_equal(o.value_a, o.value_b);
+	ab_options_free(&o);
+
+	assert_int_equal(parse(&o, with_metric), PARSE_USAGE);
+	assert_int_equal(parse(&o, flip_alone), PARSE_USAGE);
+	assert_int_equal(parse(&o, zero), PARSE_USAGE);
+	assert_int_equal(parse(&o, huge), PARSE_USAGE);
+	assert_int_equal(parse(&o, same_whole), PARSE_USAGE);
 }
 
 static void test_schedule_abba(void **state)
@@ -618,12 +667,183 @@ static void test_cmd_ab_switch(void **state)
 	assert_int_equal(run_ab(failing, s->out), 4);
 }
 
-int main(void)
+/*
+ * The workload of the interleaved tests: rate lines on a grid of 1/64 s of
+ * CLOCK_MONOTONIC, 15625 per interval (1e6/s) while the knob reads "on",
+ * 17187.5 (1.1e6/s) otherwise. Grid times, lengths and counts are exact
+ * binary fractions, so every slice's rate is exactly 1e6 or 1.1e6 and the
+ * statistics have no noise to be fooled by. The knob is read at the
+ * start of each interval; an interval whose read came late (after a
+ * quarter of it) is left out, as it may have seen the next slice's value.
+ * With fail_after_s, exits 3 then; else after a minute.
+ */
+static int rate_workload(const char *knob, double fail_after_s)
+{
+	const double step = 1.0 / 64;
+	double start = monotonic_s(), g = ceil(start / step) * step;
+
+	while (g - start < (fail_after_s > 0 ? fail_after_s : 60)) {
+		char value[32] = "", line[RATE_LINE_MAX];
+		struct timespec at;
+		FILE *f;
+		int len;
+
+		at.tv_sec = (time_t)g;
+		at.tv_nsec = (long)((g - (double)at.tv_sec) * 1e9);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		f = fopen(knob, "r");
+		if (f) {
+			if (!fgets(value, sizeof(value), f))
+				value[0] = '\0';
+			fclose(f);
+		}
+		g += step;
+		if (monotonic_s() > g - 0.75 * step)
+			continue;
+		at.tv_sec = (time_t)g;
+		at.tv_nsec = (long)((g - (double)at.tv_sec) * 1e9);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		len = snprintf(line, sizeof(line),
+			       "{\"t\":%.6f,\"interval_s\":%.6f,\"count\":%.1f}\n",
+			       g, step, strcmp(value, "on\n") == 0 ? 15625.0 : 17187.5);
+		if (write(STDOUT_FILENO, line, (size_t)len) != len)
+			return 2;
+	}
+	return fail_after_s > 0 ? 3 : 0;
+}
+
+static char self_exe[PATH_MAX];
+
+/* ab --interleave ARGS... -- this program's rate workload */
+static int run_interleaved(struct scratch *s, const char **options,
+			   const char *workload)
+{
+	const char *argv[40];
+	int argc = 0;
+
+	argv[argc++] = "ab";
+	while (*options)
+		argv[argc++] = *options++;
+	argv[argc++] = "--";
+	argv[argc++] = self_exe;
+	argv[argc++] = workload;
+	argv[argc++] = s->knob;
+	argv[argc] = NULL;
+	return run_ab(argv, s->out);
+}
+
+/* The 10% is found, every pair has an A and a B slice, the knob is back. */
+static void test_cmd_ab_interleave(void **state)
+{
+	struct scratch *s = *state;
+	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "off",
+				  "--interleave", "0.3", "-n", "6", "-H", "-q",
+				  "--json", NULL };
+	const char *json;
+
+	assert_int_equal(run_interleaved(s, options, "rate-workload"), 0);
+	assert_string_equal(slurp(s->knob), "up\n");
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"mode\":\"interleave\""));
+	assert_non_null(strstr(json, "\"pairs\":{\"kept\":6,"));
+	assert_non_null(strstr(json, "\"verdict\":\"B better\""));
+	/* exactly 10%: the rates are exact */
+	assert_non_null(strstr(json, "\"diff_pct\":10.0,"));
+	assert_non_null(strstr(json, "\"arm\":\"A\",\"fate\":\"kept\""));
+	assert_non_null(strstr(json, "\"arm\":\"B\",\"fate\":\"kept\""));
+	assert_null(strstr(json, "\"straddling\":0,"));
+	assert_non_null(strstr(json, "\"command_ended\":false"));
+}
+
+/* A = B: the same rate on both sides, nothing found. */
+static void test_cmd_ab_interleave_identical_arms(void **state)
+{
+	struct scratch *s = *state;
+	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "on",
+				  "--interleave", "0.2", "-n", "5", "-q",
+				  "--json", NULL };
+	const char *json;
+
+	assert_int_equal(run_interleaved(s, options, "rate-workload"), 0);
+	assert_string_equal(slurp(s->knob), "up\n");
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"significant\":false"));
+	assert_non_null(strstr(json, "\"diff_pct\":0.0,"));
+	assert_non_null(strstr(json, "\"verdict\":\"~\""));
+}
+
+/* How many slices flipped in 0.6 s or more; each must be dropped. */
+static int slow_flips_dropped(const char *json)
+{
+	json_t *doc = json_loads(json, 0, NULL), *slice;
+	size_t i;
+	int slow = 0;
+
+	assert_non_null(doc);
+	json_array_foreach(json_object_get(doc, "slices"), i, slice) {
+		if (json_real_value(json_object_get(slice, "flip_s")) < 0.6)
+			continue;
+		slow++;
+		assert_string_equal(json_string_value(json_object_get(slice, "fate")),
+				    "flip too long");
+	}
+	json_decref(doc);
+	return slow;
+}
+
+/*
+ * One slow flip (the fourth run of the switch sleeps 0.6 s) drops its
+ * slice and that slice's pair; the pairs asked for are still kept. (A
+ * loaded machine may make another switch slow too: at least one.)
+ */
+static void test_cmd_ab_interleave_drops_slow_flip(void **state)
+{
+	struct scratch *s = *state;
+	char cmd[512];
+	const char *options[] = { "--switch", cmd, "--a", "on", "--b", "off",
+				  "--interleave", "0.4", "--max-flip", "0.3",
+				  "-w", "0", "-n", "5", "-q", "--json", NULL };
+	const char *json;
+
+	snprintf(cmd, sizeof(cmd),
+		 "f() { n=$(wc -l < %s); echo x >> %s; [ $n -ne 3 ] || sleep 0.6; echo \"$1\" > %s; }; f",
+		 s->log, s->log, s->knob);
+	assert_int_equal(run_interleaved(s, options, "rate-workload"), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"pairs\":{\"kept\":5,\"dropped\":"));
+	assert_null(strstr(json, "\"pairs\":{\"kept\":5,\"dropped\":0,"));
+	assert_null(strstr(json, ",\"slices_flip_too_long\":0,"));
+	assert_int_equal(slow_flips_dropped(json), 1);
+	/* back in arm A */
+	assert_string_equal(slurp(s->knob), "on\n");
+}
+
+/* The command fails, or is no rate command: exit 1, the knob is back. */
+static void test_cmd_ab_interleave_failures(void **state)
+{
+	struct scratch *s = *state;
+	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "off",
+				  "--interleave", "0.1", "-n", "50", "-q", NULL };
+	const char *not_rate[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+				   "off", "--interleave", "0.1", "-q", "--",
+				   "sleep", "10", NULL };
+	double start;
+
+	assert_int_equal(run_interleaved(s, options, "rate-workload-fails"), 1);
+	assert_string_equal(slurp(s->knob), "up\n");
+	start = monotonic_s();
+	assert_int_equal(run_ab(not_rate, s->out), 1);
+	assert_true(monotonic_s() - start < 5);
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_defaults_and_command),
 		cmocka_unit_test(test_parse_all_options),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_interleave),
 		cmocka_unit_test(test_schedule_abba),
 		cmocka_unit_test(test_schedule_random),
 		cmocka_unit_test(test_extract_metric),
@@ -640,7 +860,25 @@ int main(void)
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_switch,
 						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_identical_arms,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_drops_slow_flip,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_failures,
+						scratch_setup, scratch_teardown),
 	};
+	ssize_t n;
+
+	if (argc == 3 && strcmp(argv[1], "rate-workload") == 0)
+		return rate_workload(argv[2], 0);
+	if (argc == 3 && strcmp(argv[1], "rate-workload-fails") == 0)
+		return rate_workload(argv[2], 0.5);
+	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (n <= 0)
+		return 1;
+	self_exe[n] = '\0';
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
 # vmpctl with that signal; a SIGPIPE from a closed pipe likewise; a stop
 # is forwarded to the running command at once, even when it arrives while
 # vmpctl is not waiting for that command; SIGINT ignored at start stays
-# ignored. Inputs and output: see lib.sh.
+# ignored. The same for ab --interleave, whose one long command runs
+# while the knob flips. Inputs and output: see lib.sh.
 # shellcheck disable=SC2016 # the commands vmpctl runs expand their own $1
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -106,6 +107,35 @@ check "ignored SIGINT: knob restored" same_bytes "$knob" "$scratch/found"
 # command that ignored it would never die of a closed pipe.
 out=$("$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 -- sh -c 'kill -PIPE $$; echo survived' 2>&1)
 check "the command's SIGPIPE is the default one ($out)" grep -q "was killed by signal 13" <<<"$out"
+
+# --interleave: a stop while the knob is at B, in the middle of the one
+# long run of pft (its pid in $marker), ends vmpctl by that signal with
+# the knob as found and pft gone.
+start_interleaved() {
+	printf '1\n' >"$knob"
+	cp "$knob" "$scratch/found"
+	rm -f "$marker"
+	"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 100 -- \
+		sh -c 'echo $$ >"$1"; exec "$2" pft --size 4M --duration 30 --report-interval 0.02' \
+		sh "$marker" "$VMPCTL" >"$scratch/out" 2>"$scratch/err" &
+	ab_pid=$!
+}
+for sig in INT TERM USR1; do
+	start_interleaved
+	wait_for_content "$knob" 0 || fail "--interleave, SIG$sig: the knob never reached B"
+	sleep 0.05
+	kill -s "$sig" "$ab_pid"
+	expect_stopped "$sig"
+done
+
+# --interleave: progress goes to a reader that leaves after the first pair.
+printf '1\n' >"$knob"
+cp "$knob" "$scratch/found"
+"$VMPCTL" ab --knob "$knob" --interleave 0.1 -n 100 -- \
+	"$VMPCTL" pft --size 4M --duration 30 --report-interval 0.01 2>&1 | head -c 1 >/dev/null
+status=${PIPESTATUS[0]}
+check "--interleave, closed pipe: vmpctl ended by SIGPIPE (status $status)" [ "$status" -eq 141 ]
+check "--interleave, closed pipe: knob restored" same_bytes "$knob" "$scratch/found"
 
 # A command that ignores the forwarded stop is killed at a second stop.
 printf '1\n' >"$knob"

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab --interleave's bookkeeping (tools/interleave.c) on made-up
+ * timelines: the order of arms, which slice a report interval belongs to,
+ * when a slice is final, the drop rules and their counts, the pairs, and
+ * the report built from them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "interleave.h"
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct rate_interval interval(double begin, double end, double count)
+{
+	return (struct rate_interval){ .t = end, .interval_s = end - begin,
+				       .count = count };
+}
+
+static void test_order_of_arms(void **state)
+{
+	struct ab_schedule schedule;
+	struct interleave il;
+	size_t ab = 0, ba = 0;
+
+	(void)state;
+	/* warmup alternates, then every pair holds one A and one B */
+	assert_int_equal(ab_schedule_init(&schedule, AB_ORDER_RANDOM, 7), 0);
+	il_init(&il, 1, 3);
+	for (size_t k = 0; k < 3 + 2 * 200; k++) {
+		enum ab_arm arm = il_next_arm(&il, &schedule);
+
+		if (k < 3)
+			assert_int_equal(arm, k % 2 ? AB_ARM_B : AB_ARM_A);
+		assert_int_equal(il_begin_slice(&il, arm, k, k + 0.01, 0.01, true), 0);
+		if (k >= 3 && (k - 3) % 2 == 1) {
+			assert_int_not_equal(il.slices[k].arm, il.slices[k - 1].arm);
+			if (il.slices[k - 1].arm == AB_ARM_A)
+				ab++;
+			else
+				ba++;
+		}
+	}
+	/* random order: both orders, about half each (binomial 200, 1/2) */
+	assert_int_equal(ab + ba, 200);
+	assert_true(ab > 70 && ba > 70);
+	il_free(&il);
+	ab_schedule_free(&schedule);
+
+	/* abba: AB, BA, AB, ... */
+	assert_int_equal(ab_schedule_init(&schedule, AB_ORDER_ABBA, 0), 0);
+	il_init(&il, 1, 0);
+	for (size_t k = 0; k < 8; k++) {
+		enum ab_arm arm = il_next_arm(&il, &schedule);
+
+		assert_int_equal(arm, (k == 0 || k == 3 || k == 4 || k == 7) ?
+				 AB_ARM_A : AB_ARM_B);
+		assert_int_equal(il_begin_slice(&il, arm, k, k, 0, true), 0);
+	}
+	il_free(&il);
+	ab_schedule_free(&schedule);
+}
+
+/*
+ * Slices from 0 s (flip 0 to 0.125), 1 s (flip 1 to 1.125) and 2 s (flip
+ * 2 to 2.375, slow); report intervals of 0.125 s from -0.25 s (binary
+ * fractions: the boundaries compare exactly).
+ */
+static void test_attribution(void **state)
+{
+	struct rate_interval iv;
+	struct interleave il;
+	size_t placed[4] = { 0 };
+
+	(void)state;
+	il_init(&il, 0.25, 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 1, 1.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 2, 2.375, 0.375, true), 0);
+	assert_true(il.slices[0].end == 1 && il.slices[1].end == 2);
+	assert_true(isinf(il.slices[2].end));
+	for (int i = 0; i < 24; i++) {
+		double begin = -0.25 + 0.125 * i;
+
+		iv = interval(begin, begin + 0.125, 100 + i);
+		placed[il_add_interval(&il, &iv)]++;
+	}
+	/*
+	 * [-0.25, -0.125] and [-0.125, 0] come before the first flip;
+	 * [0, 0.125] is in it, [1, 1.125] in the second, [2, 2.125],
+	 * [2.125, 2.25] and [2.25, 2.375] in the slow third.
+	 */
+	assert_int_equal(placed[IL_BEFORE_FIRST], 2);
+	assert_int_equal(placed[IL_STRADDLES], 5);
+	assert_int_equal(placed[IL_IN_SLICE], 17);
+	assert_int_equal(il.intervals_before_first, 2);
+	assert_int_equal(il.intervals_straddling, 5);
+	assert_int_equal(il.intervals_read, 24);
+	/* [0.125, 0.25] .. [0.875, 1]: 7 intervals, counts 103..109 */
+	assert_int_equal(il.slices[0].intervals, 7);
+	assert_true(il.slices[0].count == 7 * 106);
+	assert_true(il.slices[0].time_s == 0.875);
+	assert_true(il_slice_rate(&il.slices[0]) == 848);
+	assert_int_equal(il.slices[1].intervals, 7);
+	assert_int_equal(il.slices[2].intervals, 3);
+
+	/* an interval that does not end later than the last one is ignored */
+	iv = interval(2.5, 2.625, 5);
+	assert_int_equal(il_add_interval(&il, &iv), IL_OUT_OF_ORDER);
+	assert_int_equal(il.intervals_out_of_order, 1);
+	assert_int_equal(il.slices[2].intervals, 3);
+	il_free(&il);
+}
+
+/* Final once a later interval was read, or when the command ended. */
+static void test_finality(void **state)
+{
+	struct rate_interval iv;
+	struct interleave il;
+
+	(void)state;
+	il_init(&il, 0.25, 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.01, 0.01, true), 0);
+	iv = interval(0.1, 0.2, 10);
+	il_add_interval(&il, &iv);
+	assert_int_equal(il_slice_fate(&il, 0), IL_OPEN);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 1, 1.01, 0.01, true), 0);
+	/* closed, but an interval inside it may still be in the pipe */
+	assert_int_equal(il_slice_fate(&il, 0), IL_OPEN);
+	iv = interval(0.8, 0.99, 10);
+	il_add_interval(&il, &iv);
+	assert_int_equal(il_slice_fate(&il, 0), IL_OPEN);
+	iv = interval(0.99, 1.0, 1);
+	il_add_interval(&il, &iv);
+	assert_int_equal(il_slice_fate(&il, 0), IL_KEPT);
+	assert_int_equal(il.slices[0].intervals, 3);
+	/* the open slice stays unfinished even after the command's end */
+	il.input_done = true;
+	assert_int_equal(il_slice_fate(&il, 1), IL_OPEN);
+	il_free(&il);
+}
+
+/*
+ * One slice per second, flip times from flips[], intervals of 0.1 s at
+ * rate(arm, k) each, none where the rate is NaN (the command stalled);
+ * the command ran to the end.
+ */
+static void run_timeline(struct interleave *il, const enum ab_arm *arms,
+			 const double *flips, size_t n,
+			 double (*rate)(enum ab_arm arm, size_t k))
+{
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(il_begin_slice(il, arms[k], (double)k,
+						(double)k + flips[k], flips[k],
+						k == 0 || arms[k] != arms[k - 1]), 0);
+	for (size_t k = 0; k < n; k++) {
+		for (int i = 0; i < 10 && !isnan(rate(arms[k], k)); i++) {
+			struct rate_interval iv =
+				interval(k + 0.1 * i, k + 0.1 * (i + 1),
+					 0.1 * rate(arms[k], k));
+
+			il_add_interval(il, &iv);
+		}
+	}
+	il->input_done = true;
+}
+
+static double flat_rate(enum ab_arm arm, size_t k)
+{
+	return k == 9 ? NAN : arm == AB_ARM_A ? 1000 : 1100;
+}
+
+/*
+ * Drops: a slow flip drops its slice and the pair; a slice too short
+ * for a whole interval likewise; warmup slices are never paired; the
+ * last slice is unfinished.
+ */
+static void test_drop_rules_and_pairs(void **state)
+{
+	static const enum ab_arm arms[] = {
+		AB_ARM_A, AB_ARM_B,			/* warmup */
+		AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A,	/* kept, kept */
+		AB_ARM_A, AB_ARM_B,			/* B's flip too long */
+		AB_ARM_B, AB_ARM_A,			/* A: no line (stall) */
+		AB_ARM_A, AB_ARM_B,			/* kept */
+		AB_ARM_B,				/* open */
+	};
+	static const double flips[] = {
+		0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.40, 0.01, 0.01,
+		0.01, 0.01, 0.01,
+	};
+	static const enum il_fate fates[] = {
+		IL_WARMUP, IL_WARMUP, IL_KEPT, IL_KEPT, IL_KEPT, IL_KEPT,
+		IL_KEPT, IL_FLIP_TOO_LONG, IL_KEPT, IL_NO_INTERVAL, IL_KEPT,
+		IL_KEPT, IL_OPEN,
+	};
+	struct il_pair_counts counts;
+	struct interleave il;
+	double a[8], b[8];
+
+	(void)state;
+	il_init(&il, 0.25, 2);
+	run_timeline(&il, arms, flips, N_ELEMENTS(arms), flat_rate);
+	for (size_t k = 0; k < N_ELEMENTS(arms); k++)
+		if (il_slice_fate(&il, k) != fates[k])
+			fail_msg("slice %zu: fate %d, expected %d", k,
+				 il_slice_fate(&il, k), fates[k]);
+	il_count_pairs(&il, &counts);
+	assert_int_equal(counts.kept, 3);
+	assert_int_equal(counts.dropped, 2);
+	assert_int_equal(counts.slices_flip_too_long, 1);
+	assert_int_equal(counts.slices_no_interval, 1);
+	/* A's rate in a[], B's in b[], whatever the order in the pair */
+	assert_int_equal(il_kept_pairs(&il, a, b), 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(fabs(a[i] - 1000) < 1e-6 && fabs(b[i] - 1100) < 1e-6);
+	il_free(&il);
+}
+
+/* A drift of the machine, same in both arms, B 2% faster. */
+static double drifting_rate(enum ab_arm arm, size_t k)
+{
+	double drift = 1000 * (1 + 0.3 * sin((double)k / 7.0));
+	double noise = ((k * 7919) % 13) - 6.0;
+
+	return (arm == AB_ARM_B ? 1.02 : 1.0) * drift + noise;
+}
+
+static double same_rate(enum ab_arm arm, size_t k)
+{
+	(void)arm;
+	return drifting_rate(AB_ARM_A, k);
+}
+
+static void timeline_of_pairs(struct interleave *il, size_t pairs,
+			      double (*rate)(enum ab_arm arm, size_t k))
+{
+	enum ab_arm arms[2 * 64 + 2];
+	double flips[2 * 64 + 2];
+	/* a warmup slice, the pairs, and the slice open at the end */
+	size_t n = 2 * pairs + 2;
+
+	assert_true(n <= N_ELEMENTS(arms));
+	for (size_t k = 0; k < n; k++) {
+		/* AB, BA, ...; warmup slice 0 */
+		arms[k] = k == 0 ? AB_ARM_A :
+			(((k - 1) / 2) % 2 == ((k - 1) % 2)) ? AB_ARM_A : AB_ARM_B;
+		flips[k] = 0.02 + 0.001 * (double)(k % 3);
+	}
+	il_init(il, 0.25, 1);
+	run_timeline(il, arms, flips, n, rate);
+}
+
+static struct ab_options options(const char *a, const char *b)
+{
+	static char *cmd[] = { "vmpctl", "pft", NULL };
+
+	return (struct ab_options){
+		.value_a = a, .value_b = b, .interleave_s = 1, .max_flip_s = 0.25,
+		.metric_name = "rate", .higher_is_better = true, .target_pct = 1,
+		.order = AB_ORDER_ABBA, .knob = "/tmp/knob", .cmd = cmd,
+	};
+}
+
+/* The drift hides 2% from whole arms, not from the pairs. */
+static void test_report_finds_effect_despite_drift(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 30, drifting_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_true(r.compared);
+	assert_int_equal(r.pairs.kept, 30);
+	assert_int_equal(r.cmp.n, 30);
+	assert_true(r.cmp.significant);
+	assert_true(r.cmp.diff_ci_lo_pct < 2 && r.cmp.diff_ci_hi_pct > 2);
+	assert_string_equal(il_verdict(&r), "B better");
+	assert_true(r.cmp.correlation > 0.9);
+	assert_true(r.pairs_needed >= 2);
+	/* 60 paired slices of 10 intervals of 0.1 s, minus the flips' */
+	assert_true(fabs(r.kept_time_s - 60 * 0.9) < 1e-6);
+	assert_int_equal(r.slices_final, 61);
+	assert_int_equal(r.slices_unfinished, 1);
+	/* every slice but the same-arm neighbours toggled the knob */
+	assert_true(r.flip_to_a.n + r.flip_to_b.n > 30);
+	assert_true(r.flip_to_b.median >= 0.02 && r.flip_to_b.max <= 0.0221);
+	il_free(&il);
+
+	o.higher_is_better = false;
+	timeline_of_pairs(&il, 30, drifting_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_string_equal(il_verdict(&r), "B worse");
+	il_free(&il);
+}
+
+/* A = B: nothing to find. */
+static void test_report_of_identical_arms(void **state)
+{
+	struct ab_options o = options("1", "1");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 30, same_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_false(r.cmp.significant);
+	assert_true(r.cmp.diff_ci_lo_pct < 0 && r.cmp.diff_ci_hi_pct > 0);
+	assert_string_equal(il_verdict(&r), "~");
+	il_free(&il);
+}
+
+static void test_report_needs_two_pairs(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 1, drifting_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_false(r.compared);
+	assert_int_equal(r.pairs.kept, 1);
+	il_free(&il);
+}
+
+/*
+ * The vmpressure checks per slice: B must skip, A must not; in an A/A
+ * run (A = B = 1) every slice is held to arm A's.
+ */
+static void test_sanity_per_slice(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	o.knob = NULL;		/* the vmpressure knob */
+	timeline_of_pairs(&il, 4, flat_rate);
+	for (size_t k = 0; k < il.n; k++) {
+		il.slices[k].have_reclaim = il.slices[k].have_skipped = true;
+		il.slices[k].pgscan = k == 3 ? 0 : 500;
+		il.slices[k].skipped = il.slices[k].arm == AB_ARM_B ? 40 : 0;
+	}
+	il.slices[5].skipped = il.slices[5].arm == AB_ARM_B ? 0 : 7;
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(r.slices_without_reclaim, 1);
+	assert_int_equal(r.b_slices_not_skipped + r.a_slices_skipped, 1);
+
+	o.value_b = "1";
+	for (size_t k = 0; k < il.n; k++)
+		il.slices[k].skipped = 0;
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(r.b_slices_not_skipped, 0);
+	assert_int_equal(r.a_slices_skipped, 0);
+	assert_int_equal(il_sanity_arm(&o, AB_ARM_B), AB_ARM_A);
+	il_free(&il);
+}
+
+static char *print(int format, const struct il_report *r)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	assert_non_null(out);
+	if (format == 0)
+		il_print_table(out, r);
+	else if (format == 1)
+		assert_int_equal(il_print_json(out, r), 0);
+	else
+		il_print_csv(out, r);
+	fclose(out);
+	return text;
+}
+
+static void test_outputs(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+	size_t commas[2] = { 0 }, line = 0;
+	char *text;
+
+	(void)state;
+	timeline_of_pairs(&il, 10, drifting_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	r.knob_path = "/tmp/knob";
+	r.elapsed_s = 21;
+
+	text = print(0, &r);
+	assert_non_null(strstr(text, "knob /tmp/knob: A=1 B=0, interleaved: slices of 1 s in pairs, order abba"));
+	assert_non_null(strstr(text, "pairs for 1%"));
+	assert_non_null(strstr(text, "B better"));
+	assert_non_null(strstr(text, "pairs: 10 kept, 0 dropped (slices with a flip over 250 ms"));
+	/* the first interval of each of the 22 slices is in its flip */
+	assert_non_null(strstr(text, "report intervals: 220 read, 22 straddling"));
+	free(text);
+
+	text = print(1, &r);
+	assert_non_null(strstr(text, "{\"mode\":\"interleave\",\"knob\":\"/tmp/knob\""));
+	assert_non_null(strstr(text, "\"pairs\":{\"kept\":10,\"dropped\":0,"));
+	assert_non_null(strstr(text, "\"verdict\":\"B better\""));
+	assert_non_null(strstr(text, "\"fate\":\"warmup\""));
+	assert_int_equal(text[strlen(text) - 1], '\n');
+	free(text);
+
+	/* CSV: as many fields in the line as in the header */
+	text = print(2, &r);
+	for (char *p = text; *p; p++) {
+		if (*p == ',')
+			commas[line]++;
+		else if (*p == '\n' && ++line == 2)
+			break;
+	}
+	assert_int_equal(line, 2);
+	assert_int_equal(commas[0], commas[1]);
+	free(text);
+	il_free(&il);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_of_arms),
+		cmocka_unit_test(test_attribution),
+		cmocka_unit_test(test_finality),
+		cmocka_unit_test(test_drop_rules_and_pairs),
+		cmocka_unit_test(test_report_finds_effect_despite_drift),
+		cmocka_unit_test(test_report_of_identical_arms),
+		cmocka_unit_test(test_report_needs_two_pairs),
+		cmocka_unit_test(test_sanity_per_slice),
+		cmocka_unit_test(test_outputs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

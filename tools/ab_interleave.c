@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmpctl ab --interleave: the one long run. The command runs under
+ * child_run(); its stdout is read line by line as it comes (rate lines go
+ * to interleave.c), and on every wake-up the watcher flips the knob when
+ * the slice is over, through the same ab_set_arm() as whole runs, and ends
+ * the command once enough pairs are final (or --max-time passed).
+ */
+#include "ab.h"
+#include "ab_session.h"
+#include "child.h"
+#include "clock.h"
+#include "interleave.h"
+#include "output.h"
+#include "rate.h"
+#include "signals.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* stdout of the command kept for a failure message: its last bytes */
+#define IL_CAPTURE_MAX 65536
+/* Slices after the warmup without a single rate line: not a rate command */
+#define IL_SLICES_WITHOUT_LINES 4
+
+struct il_run {
+	struct ab_session *s;
+	struct ab_schedule *schedule;
+	double duration_s;
+	double started;
+	double next_flip;
+	struct ab_counters at_slice_start;
+	char line[RATE_LINE_MAX];
+	size_t line_len;
+	bool line_too_long;	/* skipping to the next newline */
+	size_t lines_invalid;
+	size_t pairs_shown;	/* progress lines printed */
+	size_t pairs_checked;	/* kept pairs at the last precision check */
+	int error;		/* a flip failed (printed) */
+	bool no_lines;		/* the command prints no rate lines */
+	bool precision_reached;
+	bool out_of_time;
+};
+
+static void take_line(struct il_run *run)
+{
+	struct rate_interval iv;
+	int err = rate_line_parse(run->line, run->line_len, &iv);
+
+	if (err == -EINVAL && !run->lines_invalid++)
+		vmpctl_error("ab: warning: %s printed a rate line that breaks the contract (t, interval_s > 0, count >= 0): %.*s",
+			     run->s->opts.cmd[0], (int)run->line_len, run->line);
+	if (!err)
+		il_add_interval(&run->s->il, &iv);
+}
+
+static void on_output(void *ctx, const char *data, size_t n)
+{
+	struct il_run *run = ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n') {
+			if (!run->line_too_long)
+				take_line(run);
+			run->line_len = 0;
+			run->line_too_long = false;
+		} else if (run->line_len + 1 < sizeof(run->line)) {
+			run->line[run->line_len++] = data[i];
+		} else {
+			run->line_too_long = true;
+		}
+	}
+}
+
+/* The kernel counters from the open slice's start to now go into it. */
+static void close_counters(struct il_run *run)
+{
+	struct interleave *il = &run->s->il;
+	struct il_slice *slice;
+	struct ab_counters now;
+	struct ab_run deltas = { 0 };
+
+	if (!il->n)
+		return;
+	ab_read_counters(run->s, &now);
+	ab_counter_deltas(&run->at_slice_start, &now, &deltas);
+	slice = &il->slices[il->n - 1];
+	slice->have_reclaim = deltas.have_reclaim;
+	slice->pgscan = deltas.pgscan;
+	slice->have_skipped = deltas.have_skipped;
+	slice->skipped = deltas.skipped;
+}
+
+/* Ends the open slice and begins the next: the flip window. */
+static int flip(struct il_run *run)
+{
+	struct interleave *il = &run->s->il;
+	double flip_started = monotonic_s();
+	enum ab_arm arm;
+	struct ab_run knob = { 0 };
+	int err;
+
+	close_counters(run);
+	arm = il_next_arm(il, run->schedule);
+	err = ab_set_arm(run->s, arm, &knob);
+	if (err)
+		return err;
+	ab_read_counters(run->s, &run->at_slice_start);
+	err = il_begin_slice(il, arm, flip_started, monotonic_s(),
+			     knob.knob_write_s, knob.knob_toggled);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return err;
+	}
+	run->next_flip = flip_started + run->duration_s;
+	return 0;
+}
+
+/* One progress line per pair that became final. */
+static void show_pairs(struct il_run *run)
+{
+	const struct interleave *il = &run->s->il;
+
+	for (;;) {
+		size_t k = il->warmup + 2 * run->pairs_shown;
+		const struct il_slice *x, *y;
+		enum il_fate fx, fy;
+		double rate_a, rate_b;
+
+		if (k + 1 >= il->n)
+			return;
+		fx = il_slice_fate(il, k);
+		fy = il_slice_fate(il, k + 1);
+		if (fx == IL_OPEN || fy == IL_OPEN)
+			return;
+		run->pairs_shown++;
+		if (run->s->opts.quiet)
+			continue;
+		x = &il->slices[k];
+		y = &il->slices[k + 1];
+		if (fx != IL_KEPT || fy != IL_KEPT) {
+			ab_progress("ab: pair %zu %s%s: dropped (%s)\n",
+				    run->pairs_shown, ab_arm_name(x->arm),
+				    ab_arm_name(y->arm),
+				    fx == IL_FLIP_TOO_LONG || fy == IL_FLIP_TOO_LONG ?
+				    "a flip took too long" : "a slice without a whole report interval");
+			continue;
+		}
+		rate_a = il_slice_rate(x->arm == AB_ARM_A ? x : y);
+		rate_b = il_slice_rate(x->arm == AB_ARM_A ? y : x);
+		ab_progress("ab: pair %zu %s%s: A %.6g, B %.6g (%+.2f%%), flips %.1f/%.1f ms\n",
+			    run->pairs_shown, ab_arm_name(x->arm),
+			    ab_arm_name(y->arm), rate_a, rate_b,
+			    100 * (rate_b - rate_a) / rate_a, 1e3 * x->flip_s,
+			    1e3 * y->flip_s);
+	}
+}
+
+/* Whether the kept pairs are enough: --runs, and --until-precision. */
+static bool enough_pairs(struct il_run *run)
+{
+	const struct ab_options *o = &run->s->opts;
+	struct il_pair_counts counts;
+	struct il_report report;
+
+	il_count_pairs(&run->s->il, &counts);
+	if (counts.kept < o->runs)
+		return false;
+	if (o->precision_pct <= 0)
+		return true;
+	if (counts.kept == run->pairs_checked)
+		return run->precision_reached;
+	run->pairs_checked = counts.kept;
+	if (il_build_report(&run->s->il, o, &report) || !report.compared)
+		return false;
+	run->precision_reached = isfinite(report.cmp.diff_ci_lo_pct) &&
+		isfinite(report.cmp.diff_ci_hi_pct) &&
+		(report.cmp.diff_ci_hi_pct - report.cmp.diff_ci_lo_pct) / 2 <
+		o->precision_pct;
+	return run->precision_reached;
+}
+
+/* child_run's watcher: false ends the command. */
+static bool on_wake(void *ctx, double *wake_at)
+{
+	struct il_run *run = ctx;
+	const struct ab_options *o = &run->s->opts;
+	struct interleave *il = &run->s->il;
+	double now = monotonic_s();
+
+	show_pairs(run);
+	if (il->n && enough_pairs(run))
+		return false;
+	if (o->max_time_s > 0 && now - run->started >= o->max_time_s) {
+		run->out_of_time = true;
+		return false;
+	}
+	if (il->n >= il->warmup + IL_SLICES_WITHOUT_LINES && !il->intervals_read &&
+	    now >= run->next_flip) {
+		vmpctl_error("ab: %s printed no rate line in %zu slices: --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
+			     o->cmd[0], il->n);
+		run->no_lines = true;
+		return false;
+	}
+	if (!il->n || now >= run->next_flip) {
+		run->error = flip(run);
+		if (run->error)
+			return false;
+	}
+	*wake_at = run->next_flip;
+	return true;
+}
+
+/* The command's end: ours, or its own. 0 or -ECHILD (printed). */
+static int check_status(struct il_run *run, const struct child_result *res)
+{
+	char why[96];
+
+	if (res->ended && WIFSIGNALED(res->status) &&
+	    (WTERMSIG(res->status) == SIGTERM || WTERMSIG(res->status) == SIGKILL))
+		return 0;
+	if (!child_status_text(res->status, why, sizeof(why)))
+		return 0;
+	vmpctl_error("ab: %s %s after %zu slices", run->s->opts.cmd[0], why,
+		     run->s->il.n);
+	ab_print_failed_output(&res->out);
+	return -ECHILD;
+}
+
+int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
+{
+	struct il_run run = { .s = s, .schedule = schedule,
+			      .duration_s = s->opts.interleave_s };
+	struct child_spec spec = { .argv = s->opts.cmd,
+				   .capture_max = IL_CAPTURE_MAX,
+				   .on_output = on_output, .on_wake = on_wake,
+				   .ctx = &run };
+	struct child_result res;
+	int err;
+
+	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
+	if (stop_requested())
+		return -EINTR;
+	run.started = monotonic_s();
+	err = child_run(&spec, &res);
+	if (err) {
+		if (err != -EINTR)
+			vmpctl_error("ab: starting %s: %s", s->opts.cmd[0],
+				     strerror(-err));
+		return err;
+	}
+	/* a last line without its newline */
+	if (run.line_len && !run.line_too_long)
+		take_line(&run);
+	s->il.input_done = true;
+	show_pairs(&run);
+	s->il_end = (struct ab_interleave_end){
+		.elapsed_s = monotonic_s() - run.started,
+		.lines_invalid = run.lines_invalid,
+		.out_of_time = run.out_of_time,
+		.precision_reached = run.precision_reached,
+		.command_ended = !res.ended,
+	};
+	if (stop_requested())
+		err = -EINTR;
+	else if (run.error)
+		err = run.error;
+	else if (run.no_lines)
+		err = -ENOENT;
+	else
+		err = check_status(&run, &res);
+	child_result_free(&res);
+	return err;
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl ab --interleave: the table, JSON and CSV of the paired report. */
+#include "ab.h"
+#include "ab_session.h"
+#include "commands.h"
+#include "interleave.h"
+#include "json.h"
+#include "output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+const char *il_verdict(const struct il_report *r)
+{
+	if (!r->cmp.significant)
+		return "~";
+	return (r->cmp.diff_pct > 0) == r->opts->higher_is_better ?
+		"B better" : "B worse";
+}
+
+static const char *fate_name(enum il_fate fate)
+{
+	switch (fate) {
+	case IL_OPEN:
+		return "unfinished";
+	case IL_KEPT:
+		return "kept";
+	case IL_WARMUP:
+		return "warmup";
+	case IL_FLIP_TOO_LONG:
+		return "flip too long";
+	case IL_NO_INTERVAL:
+		return "no whole interval";
+	}
+	return "?";
+}
+
+static void cell_number(char *buf, size_t size, double value)
+{
+	if (isfinite(value))
+		snprintf(buf, size, "%.6g", value);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void add_summary_row(struct table *t, const char *metric,
+			    const char *arm, const struct stats_summary *s)
+{
+	char cells[11][48];
+	const char *row[11];
+
+	snprintf(cells[0], sizeof(cells[0]), "%s", metric);
+	snprintf(cells[1], sizeof(cells[1]), "%s", arm);
+	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
+	cell_number(cells[3], sizeof(cells[3]), s->mean);
+	cell_number(cells[4], sizeof(cells[4]), s->stddev);
+	/* the difference's CoV is relative to its own mean near 0: meaningless */
+	if (isfinite(s->cov_pct) && strcmp(arm, "B-A"))
+		snprintf(cells[5], sizeof(cells[5]), "%.2f%%", s->cov_pct);
+	else
+		snprintf(cells[5], sizeof(cells[5]), "-");
+	cell_number(cells[6], sizeof(cells[6]), s->min);
+	cell_number(cells[7], sizeof(cells[7]), s->max);
+	cell_number(cells[8], sizeof(cells[8]), s->median);
+	snprintf(cells[9], sizeof(cells[9]), "[%.6g, %.6g]", s->median_ci_lo,
+		 s->median_ci_hi);
+	snprintf(cells[10], sizeof(cells[10]), "%.1f%%",
+		 100 * s->median_ci_coverage);
+	for (int i = 0; i < 11; i++)
+		row[i] = cells[i];
+	table_add_row(t, row);
+}
+
+static void print_arms(FILE *out, const struct il_report *r)
+{
+	static const char *const headers[] = {
+		"metric", "arm", "n", "mean", "stddev", "CoV", "min", "max",
+		"median", "median 95% CI", "cover", NULL
+	};
+	struct table t;
+
+	if (table_init(&t, headers, 0x5fc) == 0) {
+		add_summary_row(&t, r->opts->metric_name, "A", &r->cmp.a);
+		add_summary_row(&t, "", "B", &r->cmp.b);
+		add_summary_row(&t, "", "B-A", &r->cmp.d);
+		table_print(&t, out);
+	}
+	table_free(&t);
+}
+
+static void print_comparison(FILE *out, const struct il_report *r)
+{
+	static const char *const base_headers[] = {
+		"metric", "B vs A", "95% CI", "paired t", "p", "W p", "verdict",
+		"MDE", NULL, NULL
+	};
+	const struct stats_paired *c = &r->cmp;
+	const char *headers[10], *row[9];
+	char cells[9][64], target_header[48];
+	struct table t;
+	size_t columns = 8;
+
+	memcpy(headers, base_headers, sizeof(base_headers));
+	if (r->opts->target_pct > 0) {
+		snprintf(target_header, sizeof(target_header), "pairs for %.2g%%",
+			 r->opts->target_pct);
+		headers[columns++] = target_header;
+	}
+	snprintf(cells[0], sizeof(cells[0]), "%s", r->opts->metric_name);
+	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct, c->significant);
+	if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
+		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
+			 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
+	else
+		snprintf(cells[2], sizeof(cells[2]), "unbounded");
+	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->t);
+	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->p);
+	snprintf(cells[5], sizeof(cells[5]), "%.3g%s", c->wilcoxon_p,
+		 c->wilcoxon_exact ? "" : "~");
+	snprintf(cells[6], sizeof(cells[6]), "%s", il_verdict(r));
+	if (isfinite(c->mde_pct))
+		snprintf(cells[7], sizeof(cells[7]), "%.2f%%", c->mde_pct);
+	else
+		snprintf(cells[7], sizeof(cells[7]), "-");
+	if (r->pairs_needed >= STATS_RUNS_NEEDED_MAX)
+		snprintf(cells[8], sizeof(cells[8]), ">%d", STATS_RUNS_NEEDED_MAX);
+	else
+		snprintf(cells[8], sizeof(cells[8]), "%zu", r->pairs_needed);
+	for (size_t i = 0; i < columns; i++)
+		row[i] = cells[i];
+	if (table_init(&t, headers, 0x1ba) == 0) {
+		table_add_row(&t, row);
+		table_print(&t, out);
+	}
+	table_free(&t);
+}
+
+static void print_flips(FILE *out, const char *direction,
+			const struct stats_summary *s)
+{
+	if (s->n)
+		fprintf(out, "%s %zu, median %.3f ms, max %.3f ms", direction,
+			s->n, 1e3 * s->median, 1e3 * s->max);
+	else
+		fprintf(out, "%s none", direction);
+}
+
+void il_print_table(FILE *out, const struct il_report *r)
+{
+	const struct ab_options *o = r->opts;
+	const struct interleave *il = r->il;
+	const struct il_pair_counts *p = &r->pairs;
+
+	fprintf(out, "knob %s: A=%s B=%s%s, interleaved: slices of %g s in pairs, order %s",
+		r->knob_path, o->value_a, o->value_b,
+		strcmp(o->value_a, o->value_b) ? "" : " (A/A: no effect by construction)",
+		o->interleave_s, o->order == AB_ORDER_ABBA ? "abba" : "random");
+	if (o->order == AB_ORDER_RANDOM)
+		fprintf(out, " (seed %lu)", r->seed);
+	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
+	for (size_t i = 0; o->cmd[i]; i++)
+		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
+	fprintf(out, "\nmetric: %s = count / interval_s of the command's rate lines, %s is better\n\n",
+		o->metric_name, o->higher_is_better ? "higher" : "lower");
+
+	print_arms(out, r);
+	fputc('\n', out);
+	print_comparison(out, r);
+	fputs("\nB vs A: (mean B - mean A) / mean A over pairs of adjacent slices; 95% CI:\n"
+	      "Fieller's interval for mean B / mean A with the pairs' covariance (n - 1 df),\n"
+	      "as a difference; *marked* when the paired t-test's p is below 0.05; W p:\n"
+	      "Wilcoxon signed-rank (~: normal approximation); MDE: the smallest difference\n"
+	      "these pairs detect with power 0.8.\n", out);
+	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
+		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
+		p->slices_no_interval);
+	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
+		r->cmp.noise_pct, r->cmp.a.cov_pct, r->cmp.b.cov_pct,
+		r->cmp.correlation);
+	fprintf(out, "time: %.1f s, %.1f s of it in kept pairs' report intervals (%.0f%%); %zu slices final, %zu unfinished\n",
+		r->elapsed_s, r->kept_time_s,
+		r->elapsed_s > 0 ? 100 * r->kept_time_s / r->elapsed_s : 0.0,
+		r->slices_final, r->slices_unfinished);
+	fprintf(out, "report intervals: %zu read, %zu straddling a flip (dropped), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
+		il->intervals_read, il->intervals_straddling,
+		il->intervals_before_first, il->intervals_out_of_order,
+		r->lines_invalid);
+	fputs("flips (knob write + read-back, or --switch): ", out);
+	print_flips(out, "A->B", &r->flip_to_b);
+	fputs("; ", out);
+	print_flips(out, "B->A", &r->flip_to_a);
+	fputc('\n', out);
+	if (o->precision_pct > 0)
+		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
+			r->precision_reached ? "reached" :
+			"NOT reached before --max-time or the command's end");
+	if (r->out_of_time)
+		fputs("stopped by --max-time before all pairs\n", out);
+	else if (r->command_ended)
+		fputs("the command ended before all pairs\n", out);
+	if (!ab_checks_vmpressure(o)) {
+		fputs("sanity: generic knob, no vmpressure checks\n", out);
+		return;
+	}
+	fprintf(out, "sanity: %zu paired slices, %zu without reclaim, %zu of arm B did not short-circuit, %zu of arm A did\n",
+		2 * (p->kept + p->dropped), r->slices_without_reclaim,
+		r->b_slices_not_skipped, r->a_slices_skipped);
+	if (r->slices_without_reclaim || r->b_slices_not_skipped ||
+	    r->a_slices_skipped)
+		fputs("WARNING: the slices above are not a valid vmpressure A/B\n", out);
+}
+
+static json_t *json_summary(const struct stats_summary *s)
+{
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "mean", json_real_or_null(s->mean));
+	json_put(o, "stddev", json_real_or_null(s->stddev));
+	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
+	json_put(o, "min", json_real_or_null(s->min));
+	json_put(o, "max", json_real_or_null(s->max));
+	json_put(o, "median", json_real_or_null(s->median));
+	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
+	return o;
+}
+
+static json_t *json_metric(const struct il_report *r)
+{
+	const struct stats_paired *c = &r->cmp;
+	json_t *o = json_object();
+	char marker[32];
+
+	json_put(o, "name", json_text(r->opts->metric_name));
+	json_put(o, "higher_is_better", json_boolean(r->opts->higher_is_better));
+	json_put(o, "a", json_summary(&c->a));
+	json_put(o, "b", json_summary(&c->b));
+	json_put(o, "b_minus_a", json_summary(&c->d));
+	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
+	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
+	json_put(o, "ratio", json_real_or_null(c->ratio));
+	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
+	json_put(o, "paired_t", json_real_or_null(c->t));
+	json_put(o, "df", json_real_or_null(c->df));
+	json_put(o, "p", json_real_or_null(c->p));
+	json_put(o, "wilcoxon_w", json_real_or_null(c->wilcoxon_w));
+	json_put(o, "wilcoxon_p", json_real_or_null(c->wilcoxon_p));
+	json_put(o, "wilcoxon_exact", json_boolean(c->wilcoxon_exact));
+	json_put(o, "significant", json_boolean(c->significant));
+	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
+	json_put(o, "marker", json_text(marker));
+	json_put(o, "verdict", json_text(il_verdict(r)));
+	json_put(o, "correlation", json_real_or_null(c->correlation));
+	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
+	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
+	json_put(o, "pairs_needed", r->opts->target_pct > 0 ?
+		 json_count(r->pairs_needed) : json_null());
+	return o;
+}
+
+static json_t *json_flips(const struct stats_summary *s)
+{
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "median_s", json_real_or_null(s->n ? s->median : NAN));
+	json_put(o, "max_s", json_real_or_null(s->n ? s->max : NAN));
+	return o;
+}
+
+/* Times relative to the first flip, so that they read as the run's seconds. */
+static json_t *json_slice(const struct interleave *il, size_t k, double zero)
+{
+	const struct il_slice *s = &il->slices[k];
+	json_t *o = json_object();
+
+	json_put(o, "arm", json_text(ab_arm_name(s->arm)));
+	json_put(o, "fate", json_text(fate_name(il_slice_fate(il, k))));
+	json_put(o, "start_s", json_real_or_null(s->start - zero));
+	json_put(o, "end_s", json_real_or_null(s->end - zero));
+	json_put(o, "flip_s", json_real_or_null(s->flip_s));
+	json_put(o, "toggled", json_boolean(s->toggled));
+	json_put(o, "intervals", json_count(s->intervals));
+	json_put(o, "time_s", json_real_or_null(s->time_s));
+	json_put(o, "count", json_real_or_null(s->count));
+	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
+	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
+	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
+	return o;
+}
+
+int il_print_json(FILE *out, const struct il_report *r)
+{
+	const struct ab_options *o = r->opts;
+	const struct interleave *il = r->il;
+	json_t *doc = json_object(), *list, *obj;
+	double zero = il->n ? il->slices[0].flip_started : 0;
+
+	json_put(doc, "mode", json_text("interleave"));
+	json_put(doc, "knob", json_text(r->knob_path));
+	json_put(doc, "a", json_text(o->value_a));
+	json_put(doc, "b", json_text(o->value_b));
+	json_put(doc, "slice_s", json_real_or_null(o->interleave_s));
+	json_put(doc, "max_flip_s", json_real_or_null(il->max_flip_s));
+	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
+	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(r->seed) :
+		 json_null());
+	json_put(doc, "warmup", json_count(o->warmup));
+	list = json_array();
+	for (size_t i = 0; o->cmd[i]; i++)
+		json_append(list, json_text(o->cmd[i]));
+	json_put(doc, "command", list);
+	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
+	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
+	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
+						       o->target_pct : NAN));
+	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?
+							  o->precision_pct : NAN));
+	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
+	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
+	json_put(doc, "command_ended", json_boolean(r->command_ended));
+	json_put(doc, "ci_method", json_text("fieller-paired"));
+	json_put(doc, "test", json_text("paired-t"));
+	json_put(doc, "metric", json_metric(r));
+	obj = json_object();
+	json_put(obj, "kept", json_count(r->pairs.kept));
+	json_put(obj, "dropped", json_count(r->pairs.dropped));
+	json_put(obj, "slices_flip_too_long", json_count(r->pairs.slices_flip_too_long));
+	json_put(obj, "slices_no_interval", json_count(r->pairs.slices_no_interval));
+	json_put(doc, "pairs", obj);
+	obj = json_object();
+	json_put(obj, "read", json_count(il->intervals_read));
+	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	json_put(obj, "before_first", json_count(il->intervals_before_first));
+	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
+	json_put(doc, "intervals", obj);
+	obj = json_object();
+	json_put(obj, "a_to_b", json_flips(&r->flip_to_b));
+	json_put(obj, "b_to_a", json_flips(&r->flip_to_a));
+	json_put(doc, "toggles", obj);
+	list = json_array();
+	for (size_t k = 0; k < il->n; k++)
+		json_append(list, json_slice(il, k, zero));
+	json_put(doc, "slices", list);
+	obj = json_object();
+	json_put(obj, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
+	json_put(obj, "slices_without_reclaim", json_count(r->slices_without_reclaim));
+	json_put(obj, "b_slices_not_skipped", json_count(r->b_slices_not_skipped));
+	json_put(obj, "a_slices_skipped", json_count(r->a_slices_skipped));
+	json_put(doc, "sanity", obj);
+	return json_print_line(out, doc);
+}
+
+static void csv_number(FILE *out, double value)
+{
+	fputc(',', out);
+	if (isfinite(value))
+		fprintf(out, "%.10g", value);
+}
+
+void il_print_csv(FILE *out, const struct il_report *r)
+{
+	const struct stats_paired *c = &r->cmp;
+	char marker[32];
+
+	fputs("metric,higher_is_better,pairs,mean_a,stddev_a,cov_pct_a,mean_b,"
+	      "stddev_b,cov_pct_b,mean_b_minus_a,stddev_b_minus_a,diff_pct,"
+	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,p,wilcoxon_w,wilcoxon_p,"
+	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
+	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
+	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s\n", out);
+	/* names and markers have no commas or quotes (see --metric-name) */
+	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
+		c->n);
+	csv_number(out, c->a.mean);
+	csv_number(out, c->a.stddev);
+	csv_number(out, c->a.cov_pct);
+	csv_number(out, c->b.mean);
+	csv_number(out, c->b.stddev);
+	csv_number(out, c->b.cov_pct);
+	csv_number(out, c->d.mean);
+	csv_number(out, c->d.stddev);
+	csv_number(out, c->diff_pct);
+	csv_number(out, c->diff_ci_lo_pct);
+	csv_number(out, c->diff_ci_hi_pct);
+	csv_number(out, c->t);
+	csv_number(out, c->df);
+	csv_number(out, c->p);
+	csv_number(out, c->wilcoxon_w);
+	csv_number(out, c->wilcoxon_p);
+	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
+	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, c->significant, marker);
+	csv_number(out, c->correlation);
+	csv_number(out, c->noise_pct);
+	csv_number(out, c->mde_pct);
+	fputc(',', out);
+	if (r->opts->target_pct > 0)
+		fprintf(out, "%zu", r->pairs_needed);
+	fprintf(out, ",%zu,%zu", r->pairs.dropped, r->il->intervals_straddling);
+	csv_number(out, r->elapsed_s);
+	csv_number(out, r->kept_time_s);
+	csv_number(out, r->flip_to_b.n ? r->flip_to_b.median : NAN);
+	csv_number(out, r->flip_to_a.n ? r->flip_to_a.median : NAN);
+	fputc('\n', out);
+}
+
+int ab_interleave_report(struct ab_session *s, unsigned long seed)
+{
+	struct il_report r;
+	int err;
+
+	err = il_build_report(&s->il, &s->opts, &r);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (!r.compared) {
+		vmpctl_error("ab: only %zu pairs kept (%zu dropped) before %s: need 2",
+			     r.pairs.kept, r.pairs.dropped,
+			     s->il_end.out_of_time ? "--max-time" : "the command ended");
+		return EXIT_CHECK_FAILED;
+	}
+	r.knob_path = s->knob_label;
+	r.seed = seed;
+	r.elapsed_s = s->il_end.elapsed_s;
+	r.lines_invalid = s->il_end.lines_invalid;
+	r.out_of_time = s->il_end.out_of_time;
+	r.precision_reached = s->il_end.precision_reached;
+	r.command_ended = s->il_end.command_ended;
+	switch (s->opts.format) {
+	case AB_FORMAT_TABLE:
+		il_print_table(stdout, &r);
+		break;
+	case AB_FORMAT_JSON:
+		err = il_print_json(stdout, &r);
+		if (err) {
+			vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
+			return EXIT_CHECK_FAILED;
+		}
+		break;
+	case AB_FORMAT_CSV:
+		il_print_csv(stdout, &r);
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What vmpctl ab's two modes share (ab_run.c): the session, the one way
+ * to change arms (knob write and read-back, or --switch) and to put the
+ * knob back, and the kernel counters of the sanity checks. Whole runs
+ * live in ab_run.c, the interleaved mode in ab_interleave.c.
+ */
+#ifndef VMPCTL_AB_SESSION_H
+#define VMPCTL_AB_SESSION_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ab.h"
+#include "child.h"
+#include "interleave.h"
+#include "knobfile.h"
+
+/* How the interleaved run ended. */
+struct ab_interleave_end {
+	double elapsed_s;
+	size_t lines_invalid;	/* rate lines that broke the contract */
+	bool out_of_time;
+	bool precision_reached;
+	bool command_ended;	/* by itself, before ab had its pairs */
+};
+
+struct ab_session {
+	struct ab_options opts;
+	struct knob knob;		/* unless --switch */
+	char knob_label[PATH_MAX + 32];	/* the path, or "--switch 'CMD'" */
+	bool vmpressure_knob;
+	bool readback_warned;
+	bool cut_warned;
+	bool switched;			/* --switch ran at least once */
+	const char *knob_value;		/* the arm value in force; NULL unknown */
+	struct ab_run *runs;		/* whole runs */
+	size_t n_runs;
+	size_t runs_allocated;
+	struct interleave il;		/* --interleave */
+	struct ab_interleave_end il_end;
+};
+
+struct ab_counters {
+	bool have_reclaim;
+	uint64_t pgscan;
+	uint64_t pgsteal;
+	bool have_skipped;
+	uint64_t skipped;
+};
+
+/* Progress on stderr; a reader that went away (EPIPE) stops the A/B. */
+void ab_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* /proc/vmstat's reclaim counters, and skipped with the vmpressure knob. */
+void ab_read_counters(const struct ab_session *s, struct ab_counters *c);
+void ab_counter_deltas(const struct ab_counters *before,
+		       const struct ab_counters *after, struct ab_run *run);
+
+/* The end of a failed command's stdout, on stderr. */
+void ab_print_failed_output(const struct child_output *out);
+
+/*
+ * Puts the knob at arm's value (or runs --switch) and reads it back;
+ * run->knob_write_s and run->knob_toggled say how long it took and
+ * whether the value changed. 0, -EINTR on a stop, else the failure was
+ * printed.
+ */
+int ab_set_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run);
+
+/* Opens and checks the knob, writing nothing. 0 or the exit status. */
+int ab_open_knob(struct ab_session *s);
+
+/* Back as found (or --switch to arm A); 0, or the failure was printed. */
+int ab_restore_knob(struct ab_session *s);
+
+/*
+ * --interleave: the one long run of the command with the knob flipped
+ * every DURATION, into s->il. 0, -EINTR on a stop, else the failure was
+ * printed.
+ */
+int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule);
+
+/* The interleaved report on stdout; 0 or EXIT_CHECK_FAILED. */
+int ab_interleave_report(struct ab_session *s, unsigned long seed);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ab --interleave's slices, report intervals and pairs (see interleave.h). */
+#include "interleave.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void il_init(struct interleave *il, double max_flip_s, size_t warmup)
+{
+	memset(il, 0, sizeof(*il));
+	il->max_flip_s = max_flip_s;
+	il->warmup = warmup;
+	il->last_t = -INFINITY;
+}
+
+void il_free(struct interleave *il)
+{
+	free(il->slices);
+	il->slices = NULL;
+	il->n = il->allocated = 0;
+}
+
+enum ab_arm il_next_arm(struct interleave *il, struct ab_schedule *schedule)
+{
+	size_t k = il->n;
+
+	if (k < il->warmup)
+		return k % 2 ? AB_ARM_B : AB_ARM_A;
+	if ((k - il->warmup) % 2 == 0)
+		ab_schedule_next(schedule, il->block);
+	return il->block[(k - il->warmup) % 2];
+}
+
+int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
+		   double start, double flip_s, bool toggled)
+{
+	struct il_slice *s;
+
+	if (il->n == il->allocated) {
+		size_t n = il->allocated ? 2 * il->allocated : 64;
+		struct il_slice *grown = realloc(il->slices, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		il->slices = grown;
+		il->allocated = n;
+	}
+	if (il->n)
+		il->slices[il->n - 1].end = flip_started;
+	s = &il->slices[il->n];
+	memset(s, 0, sizeof(*s));
+	s->arm = arm;
+	s->warmup = il->n < il->warmup;
+	s->flip_started = flip_started;
+	s->start = start;
+	s->end = INFINITY;
+	s->flip_s = flip_s;
+	s->toggled = toggled;
+	il->n++;
+	return 0;
+}
+
+enum il_placed il_add_interval(struct interleave *il,
+			       const struct rate_interval *iv)
+{
+	double begin = iv->t - iv->interval_s;
+	size_t k;
+
+	if (!(iv->t > il->last_t)) {
+		il->intervals_out_of_order++;
+		return IL_OUT_OF_ORDER;
+	}
+	il->last_t = iv->t;
+	il->intervals_read++;
+	if (!il->n || begin < il->slices[0].start) {
+		/* before the schedule began, or across the first flip */
+		if (il->n && iv->t > il->slices[0].flip_started) {
+			il->intervals_straddling++;
+			return IL_STRADDLES;
+		}
+		il->intervals_before_first++;
+		return IL_BEFORE_FIRST;
+	}
+	/* the last slice that started before the interval did */
+	for (k = il->n - 1; il->slices[k].start > begin; k--)
+		;
+	if (iv->t > il->slices[k].end) {
+		il->intervals_straddling++;
+		return IL_STRADDLES;
+	}
+	il->slices[k].count += iv->count;
+	il->slices[k].time_s += iv->interval_s;
+	il->slices[k].intervals++;
+	return IL_IN_SLICE;
+}
+
+enum il_fate il_slice_fate(const struct interleave *il, size_t index)
+{
+	const struct il_slice *s = &il->slices[index];
+
+	if (!isfinite(s->end) || (!il->input_done && il->last_t < s->end))
+		return IL_OPEN;
+	if (s->warmup)
+		return IL_WARMUP;
+	if (s->flip_s > il->max_flip_s)
+		return IL_FLIP_TOO_LONG;
+	if (!s->intervals)
+		return IL_NO_INTERVAL;
+	return IL_KEPT;
+}
+
+double il_slice_rate(const struct il_slice *slice)
+{
+	return slice->time_s > 0 ? slice->count / slice->time_s : NAN;
+}
+
+/* Calls fn for every final pair; stops at the first open one. */
+static void each_final_pair(const struct interleave *il,
+			    void (*fn)(const struct interleave *il, size_t first,
+				       enum il_fate f0, enum il_fate f1, void *arg),
+			    void *arg)
+{
+	for (size_t k = il->warmup; k + 1 < il->n; k += 2) {
+		enum il_fate f0 = il_slice_fate(il, k);
+		enum il_fate f1 = il_slice_fate(il, k + 1);
+
+		if (f0 == IL_OPEN || f1 == IL_OPEN)
+			break;
+		fn(il, k, f0, f1, arg);
+	}
+}
+
+static void count_pair(const struct interleave *il, size_t first,
+		       enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_pair_counts *c = arg;
+
+	(void)il;
+	(void)first;
+	if (f0 == IL_KEPT && f1 == IL_KEPT) {
+		c->kept++;
+		return;
+	}
+	c->dropped++;
+	c->slices_flip_too_long += (f0 == IL_FLIP_TOO_LONG) + (f1 == IL_FLIP_TOO_LONG);
+	c->slices_no_interval += (f0 == IL_NO_INTERVAL) + (f1 == IL_NO_INTERVAL);
+}
+
+void il_count_pairs(const struct interleave *il, struct il_pair_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	each_final_pair(il, count_pair, c);
+}
+
+struct pair_arrays {
+	double *a;
+	double *b;
+	size_t n;
+};
+
+static void take_pair(const struct interleave *il, size_t first,
+		      enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct pair_arrays *p = arg;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	for (size_t k = first; k < first + 2; k++) {
+		double rate = il_slice_rate(&il->slices[k]);
+
+		if (il->slices[k].arm == AB_ARM_A)
+			p->a[p->n] = rate;
+		else
+			p->b[p->n] = rate;
+	}
+	p->n++;
+}
+
+size_t il_kept_pairs(const struct interleave *il, double *a, double *b)
+{
+	struct pair_arrays p = { a, b, 0 };
+
+	each_final_pair(il, take_pair, &p);
+	return p.n;
+}
+
+enum ab_arm il_sanity_arm(const struct ab_options *opts, enum ab_arm arm)
+{
+	return strcmp(opts->value_a, opts->value_b) == 0 ? AB_ARM_A : arm;
+}
+
+/* Knob writes that changed the value, per direction. */
+static int summarize_flips(const struct interleave *il, struct il_report *r)
+{
+	double *to_a = malloc((il->n + 1) * sizeof(*to_a));
+	double *to_b = malloc((il->n + 1) * sizeof(*to_b));
+	size_t n_a = 0, n_b = 0;
+
+	if (!to_a || !to_b) {
+		free(to_a);
+		free(to_b);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < il->n; k++) {
+		const struct il_slice *s = &il->slices[k];
+
+		if (!s->toggled)
+			continue;
+		if (s->arm == AB_ARM_A)
+			to_a[n_a++] = s->flip_s;
+		else
+			to_b[n_b++] = s->flip_s;
+	}
+	/* an empty direction stays n = 0 */
+	stats_summarize(to_a, n_a, &r->flip_to_a);
+	stats_summarize(to_b, n_b, &r->flip_to_b);
+	free(to_a);
+	free(to_b);
+	return 0;
+}
+
+static void count_sanity(const struct interleave *il,
+			 const struct ab_options *opts, struct il_report *r)
+{
+	bool vmpressure_knob = ab_checks_vmpressure(opts);
+
+	for (size_t k = 0; k < il->n; k++) {
+		const struct il_slice *s = &il->slices[k];
+		enum il_fate fate = il_slice_fate(il, k);
+		struct ab_run run = {
+			.arm = il_sanity_arm(opts, s->arm),
+			.have_reclaim = s->have_reclaim, .pgscan = s->pgscan,
+			.have_skipped = s->have_skipped, .skipped = s->skipped,
+		};
+		unsigned int w;
+
+		if (fate == IL_OPEN) {
+			r->slices_unfinished++;
+			continue;
+		}
+		r->slices_final++;
+		if (fate == IL_WARMUP)
+			continue;
+		w = ab_run_warnings(&run, vmpressure_knob);
+		r->slices_without_reclaim += !!(w & AB_WARN_NO_RECLAIM);
+		r->b_slices_not_skipped += !!(w & AB_WARN_B_NOT_SKIPPED);
+		r->a_slices_skipped += !!(w & AB_WARN_A_SKIPPED);
+	}
+}
+
+static void add_kept_time(const struct interleave *il, size_t first,
+			  enum il_fate f0, enum il_fate f1, void *arg)
+{
+	double *time_s = arg;
+
+	if (f0 == IL_KEPT && f1 == IL_KEPT)
+		*time_s += il->slices[first].time_s + il->slices[first + 1].time_s;
+}
+
+int il_build_report(const struct interleave *il, const struct ab_options *opts,
+		    struct il_report *r)
+{
+	size_t room = il->n / 2 + 1, n;
+	double *a = malloc(room * sizeof(*a));
+	double *b = malloc(room * sizeof(*b));
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->opts = opts;
+	r->il = il;
+	if (!a || !b) {
+		err = -ENOMEM;
+		goto out;
+	}
+	il_count_pairs(il, &r->pairs);
+	n = il_kept_pairs(il, a, b);
+	if (n >= 2) {
+		err = stats_compare_paired(a, b, n, &r->cmp);
+		if (err)
+			goto out;
+		r->compared = true;
+		if (opts->target_pct > 0)
+			r->pairs_needed = stats_pairs_needed(r->cmp.noise_pct,
+							     opts->target_pct);
+	}
+	each_final_pair(il, add_kept_time, &r->kept_time_s);
+	count_sanity(il, opts, r);
+	err = summarize_flips(il, r);
+out:
+	free(a);
+	free(b);
+	return err;
+}

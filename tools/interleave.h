@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The bookkeeping of vmpctl ab --interleave, apart from processes and
+ * knobs so that it can be tested on made-up timelines.
+ *
+ * One long run of a command that prints rate lines (rate.h). The knob is
+ * flipped every DURATION; the time from one flip to the next is a slice,
+ * in one arm. Slices come after the warmup ones in pairs, one A and one B
+ * in a random order (AB or BA, each with probability 1/2, from ab's block
+ * schedule): the pair's two slices are adjacent in time, so a slow drift of
+ * the machine is in both and cancels in their difference, and an effect of
+ * the order (the slice after a flip, the first or second of a pair) falls
+ * on A and B alike and cancels on average instead of biasing one arm.
+ *
+ * A slice's flip window is the time from the end of the slice before it
+ * to its own start: the knob write and read-back and the counter reads.
+ * Its rate is the sum of the counts of the report intervals that lie
+ * wholly inside it (from its start to the next flip), over the sum of
+ * their lengths. Dropped and counted:
+ *  - a report interval that straddles a flip window (or any slice
+ *    boundary): it mixes two arms, or the flip's own disturbance;
+ *  - a slice whose knob write took longer than max_flip_s: a flip that
+ *    slow says the system was held up (an RCU-tasks grace period waiting
+ *    for a task in a long syscall), not in the steady state being
+ *    compared;
+ *  - a slice without a whole report interval (DURATION too short for the
+ *    command's --report-interval);
+ *  - with either slice of a pair, the pair.
+ * A slice is final once a report interval ending at or after its end has
+ * been read (the command reports in order), or when the command ended.
+ */
+#ifndef VMPCTL_INTERLEAVE_H
+#define VMPCTL_INTERLEAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ab.h"
+#include "rate.h"
+#include "stats_paired.h"
+
+/* --max-flip's default: this fraction of DURATION */
+#define IL_MAX_FLIP_FRACTION 0.25
+
+struct il_slice {
+	enum ab_arm arm;
+	bool warmup;
+	double flip_started;	/* the end of the slice before */
+	double start;		/* counting starts: the flip is over */
+	double end;		/* the next flip started; INFINITY while open */
+	double flip_s;		/* the knob write and read-back */
+	bool toggled;		/* ... changed the knob's value */
+	double count;		/* of the intervals inside */
+	double time_s;
+	size_t intervals;
+	/* kernel counters from start to end (ab_run's sanity checks) */
+	bool have_reclaim;
+	uint64_t pgscan;
+	bool have_skipped;
+	uint64_t skipped;
+};
+
+enum il_fate {
+	IL_OPEN,		/* not final yet */
+	IL_KEPT,
+	IL_WARMUP,
+	IL_FLIP_TOO_LONG,
+	IL_NO_INTERVAL,
+};
+
+/* Where a report interval went. */
+enum il_placed {
+	IL_IN_SLICE,
+	IL_STRADDLES,		/* across a flip window or slice boundary */
+	IL_BEFORE_FIRST,	/* before the first slice began */
+	IL_OUT_OF_ORDER,	/* ends no later than one read before: ignored */
+};
+
+struct interleave {
+	double max_flip_s;
+	size_t warmup;		/* slices before the first pair */
+	struct il_slice *slices;
+	size_t n;
+	size_t allocated;
+	enum ab_arm block[2];	/* the arms of the pair being run */
+	double last_t;		/* end of the latest interval read */
+	bool input_done;	/* the command ended: all slices are final */
+	size_t intervals_read;
+	size_t intervals_straddling;
+	size_t intervals_before_first;
+	size_t intervals_out_of_order;
+};
+
+void il_init(struct interleave *il, double max_flip_s, size_t warmup);
+void il_free(struct interleave *il);
+
+/*
+ * The arm of the slice to begin next: the warmup slices alternate A, B,
+ * ...; then each pair is the next block of the schedule.
+ */
+enum ab_arm il_next_arm(struct interleave *il, struct ab_schedule *schedule);
+
+/*
+ * Ends the open slice at flip_started and opens one in arm from start on;
+ * flip_s is the knob write's time, toggled whether it changed the value.
+ * 0 or -ENOMEM.
+ */
+int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
+		   double start, double flip_s, bool toggled);
+
+/* Puts one report interval where it belongs. */
+enum il_placed il_add_interval(struct interleave *il,
+			       const struct rate_interval *iv);
+
+enum il_fate il_slice_fate(const struct interleave *il, size_t index);
+
+/* A slice's rate (count / time); NaN without an interval. */
+double il_slice_rate(const struct il_slice *slice);
+
+/* Final pairs so far: how many were kept and dropped. */
+struct il_pair_counts {
+	size_t kept;
+	size_t dropped;
+	size_t slices_flip_too_long;	/* in final pairs */
+	size_t slices_no_interval;
+};
+
+void il_count_pairs(const struct interleave *il, struct il_pair_counts *c);
+
+/*
+ * The kept final pairs' rates into a[] and b[] (room for n / 2 each), in
+ * time order; returns how many.
+ */
+size_t il_kept_pairs(const struct interleave *il, double *a, double *b);
+
+/* What ab --interleave reports. */
+struct il_report {
+	const struct ab_options *opts;
+	const struct interleave *il;
+	const char *knob_path;
+	unsigned long seed;
+	bool compared;		/* at least 2 pairs: cmp is set */
+	struct stats_paired cmp;
+	size_t pairs_needed;	/* for --target; 0 when not asked */
+	struct il_pair_counts pairs;
+	size_t slices_final;	/* warmup and paired slices that are final */
+	size_t slices_unfinished;	/* open when the run ended */
+	/* knob writes that changed the value, to B's and back to A's */
+	struct stats_summary flip_to_b;
+	struct stats_summary flip_to_a;
+	double kept_time_s;	/* the report intervals in kept pairs */
+	double elapsed_s;
+	size_t lines_invalid;	/* rate lines that broke the contract */
+	bool precision_reached;
+	bool out_of_time;
+	bool command_ended;	/* it ended by itself, not by ab */
+	/* sanity over final paired slices, as ab_run_warnings() */
+	size_t slices_without_reclaim;
+	size_t b_slices_not_skipped;
+	size_t a_slices_skipped;
+};
+
+/*
+ * The paired comparison, drops, flips and sanity of il. 0, or -ENOMEM;
+ * with fewer than 2 pairs kept, compared is false.
+ */
+int il_build_report(const struct interleave *il, const struct ab_options *opts,
+		    struct il_report *r);
+
+/* "B better", "B worse" or "~" (the paired p is not below 0.05). */
+const char *il_verdict(const struct il_report *r);
+
+void il_print_table(FILE *out, const struct il_report *r);
+/* One line; 0 or -errno (json_print_line()). */
+int il_print_json(FILE *out, const struct il_report *r);
+void il_print_csv(FILE *out, const struct il_report *r);
+
+/*
+ * The arm whose expectations a slice meets in the sanity checks: with
+ * A = B (an A/A run) every slice is arm A's.
+ */
+enum ab_arm il_sanity_arm(const struct ab_options *opts, enum ab_arm arm);
+
+#endif
