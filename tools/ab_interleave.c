@@ -24,8 +24,12 @@
 
 /* stdout of the command kept for a failure message: its last bytes */
 #define IL_CAPTURE_MAX 65536
-/* Slices after the warmup without a single rate line: not a rate command */
+/*
+ * Not a rate command: no rate line in this many slices after the warmup,
+ * nor in this many seconds (a slow start, pft in a memcg under TCG).
+ */
 #define IL_SLICES_WITHOUT_LINES 4
+#define IL_SECONDS_WITHOUT_LINES 10.0
 
 struct il_run {
 	struct ab_session *s;
@@ -200,9 +204,9 @@ static bool on_wake(void *ctx, double *wake_at)
 		return false;
 	}
 	if (il->n >= il->warmup + IL_SLICES_WITHOUT_LINES && !il->intervals_read &&
-	    now >= run->next_flip) {
-		vmpctl_error("ab: %s printed no rate line in %zu slices: --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
-			     o->cmd[0], il->n);
+	    now - run->started >= IL_SECONDS_WITHOUT_LINES && now >= run->next_flip) {
+		vmpctl_error("ab: %s printed no rate line in %.0f s: --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
+			     o->cmd[0], now - run->started);
 		run->no_lines = true;
 		return false;
 	}

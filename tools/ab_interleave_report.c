@@ -32,6 +32,8 @@ static const char *fate_name(enum il_fate fate)
 		return "flip too long";
 	case IL_NO_INTERVAL:
 		return "no whole interval";
+	case IL_PARTNER_DROPPED:
+		return "partner dropped";
 	}
 	return "?";
 }
@@ -203,8 +205,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 		fputs("sanity: generic knob, no vmpressure checks\n", out);
 		return;
 	}
-	fprintf(out, "sanity: %zu paired slices, %zu without reclaim, %zu of arm B did not short-circuit, %zu of arm A did\n",
-		2 * (p->kept + p->dropped), r->slices_without_reclaim,
+	fprintf(out, "sanity: %zu slices in kept pairs, %zu without reclaim, %zu of arm B did not short-circuit, %zu of arm A did\n",
+		2 * p->kept, r->slices_without_reclaim,
 		r->b_slices_not_skipped, r->a_slices_skipped);
 	if (r->slices_without_reclaim || r->b_slices_not_skipped ||
 	    r->a_slices_skipped)
@@ -276,7 +278,7 @@ static json_t *json_slice(const struct interleave *il, size_t k, double zero)
 	json_t *o = json_object();
 
 	json_put(o, "arm", json_text(ab_arm_name(s->arm)));
-	json_put(o, "fate", json_text(fate_name(il_slice_fate(il, k))));
+	json_put(o, "fate", json_text(fate_name(il_slice_fate_paired(il, k))));
 	json_put(o, "start_s", json_real_or_null(s->start - zero));
 	json_put(o, "end_s", json_real_or_null(s->end - zero));
 	json_put(o, "flip_s", json_real_or_null(s->flip_s));
@@ -313,6 +315,8 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "command", list);
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
+	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
+	json_put(doc, "zero_t", json_real_or_null(zero));
 	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
 						       o->target_pct : NAN));
 	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?

@@ -111,6 +111,22 @@ enum il_fate il_slice_fate(const struct interleave *il, size_t index)
 	return IL_KEPT;
 }
 
+enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index)
+{
+	enum il_fate own = il_slice_fate(il, index), other;
+	size_t partner;
+
+	if (own != IL_KEPT)
+		return own;
+	partner = il->warmup + ((index - il->warmup) ^ 1);
+	if (partner >= il->n)
+		return IL_OPEN;
+	other = il_slice_fate(il, partner);
+	if (other == IL_OPEN)
+		return IL_OPEN;
+	return other == IL_KEPT ? IL_KEPT : IL_PARTNER_DROPPED;
+}
+
 double il_slice_rate(const struct il_slice *slice)
 {
 	return slice->time_s > 0 ? slice->count / slice->time_s : NAN;
@@ -228,7 +244,7 @@ static void count_sanity(const struct interleave *il,
 
 	for (size_t k = 0; k < il->n; k++) {
 		const struct il_slice *s = &il->slices[k];
-		enum il_fate fate = il_slice_fate(il, k);
+		enum il_fate fate = il_slice_fate_paired(il, k);
 		struct ab_run run = {
 			.arm = il_sanity_arm(opts, s->arm),
 			.have_reclaim = s->have_reclaim, .pgscan = s->pgscan,
@@ -241,7 +257,7 @@ static void count_sanity(const struct interleave *il,
 			continue;
 		}
 		r->slices_final++;
-		if (fate == IL_WARMUP)
+		if (fate != IL_KEPT)
 			continue;
 		w = ab_run_warnings(&run, vmpressure_knob);
 		r->slices_without_reclaim += !!(w & AB_WARN_NO_RECLAIM);

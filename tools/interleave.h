@@ -68,6 +68,7 @@ enum il_fate {
 	IL_WARMUP,
 	IL_FLIP_TOO_LONG,
 	IL_NO_INTERVAL,
+	IL_PARTNER_DROPPED,	/* kept itself, but the other slice of its pair not */
 };
 
 /* Where a report interval went. */
@@ -114,7 +115,13 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 enum il_placed il_add_interval(struct interleave *il,
 			       const struct rate_interval *iv);
 
+/* The slice's own fate: never IL_PARTNER_DROPPED. */
 enum il_fate il_slice_fate(const struct interleave *il, size_t index);
+/*
+ * The fate with its pair's: IL_KEPT only when the pair is kept, IL_OPEN
+ * while the other slice is.
+ */
+enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index);
 
 /* A slice's rate (count / time); NaN without an interval. */
 double il_slice_rate(const struct il_slice *slice);
@@ -156,7 +163,7 @@ struct il_report {
 	bool precision_reached;
 	bool out_of_time;
 	bool command_ended;	/* it ended by itself, not by ab */
-	/* sanity over final paired slices, as ab_run_warnings() */
+	/* sanity over the slices of kept pairs, as ab_run_warnings() */
 	size_t slices_without_reclaim;
 	size_t b_slices_not_skipped;
 	size_t a_slices_skipped;

@@ -813,7 +813,7 @@ static void test_cmd_ab_interleave_drops_slow_flip(void **state)
 	assert_non_null(strstr(json, "\"pairs\":{\"kept\":5,\"dropped\":"));
 	assert_null(strstr(json, "\"pairs\":{\"kept\":5,\"dropped\":0,"));
 	assert_null(strstr(json, ",\"slices_flip_too_long\":0,"));
-	assert_int_equal(slow_flips_dropped(json), 1);
+	assert_true(slow_flips_dropped(json) >= 1);
 	/* back in arm A */
 	assert_string_equal(slurp(s->knob), "on\n");
 }
@@ -826,14 +826,15 @@ static void test_cmd_ab_interleave_failures(void **state)
 				  "--interleave", "0.1", "-n", "50", "-q", NULL };
 	const char *not_rate[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
 				   "off", "--interleave", "0.1", "-q", "--",
-				   "sleep", "10", NULL };
+				   "sleep", "60", NULL };
 	double start;
 
 	assert_int_equal(run_interleaved(s, options, "rate-workload-fails"), 1);
 	assert_string_equal(slurp(s->knob), "up\n");
+	/* given up after 10 s (and 4 slices), not after the command's 60 */
 	start = monotonic_s();
 	assert_int_equal(run_ab(not_rate, s->out), 1);
-	assert_true(monotonic_s() - start < 5);
+	assert_true(monotonic_s() - start < 20);
 	assert_string_equal(slurp(s->knob), "up\n");
 }
 

@@ -216,6 +216,12 @@ static void test_drop_rules_and_pairs(void **state)
 		if (il_slice_fate(&il, k) != fates[k])
 			fail_msg("slice %zu: fate %d, expected %d", k,
 				 il_slice_fate(&il, k), fates[k]);
+	/* with their pairs: the slices beside a dropped one go too */
+	assert_int_equal(il_slice_fate_paired(&il, 6), IL_PARTNER_DROPPED);
+	assert_int_equal(il_slice_fate_paired(&il, 8), IL_PARTNER_DROPPED);
+	assert_int_equal(il_slice_fate_paired(&il, 7), IL_FLIP_TOO_LONG);
+	assert_int_equal(il_slice_fate_paired(&il, 11), IL_KEPT);
+	assert_int_equal(il_slice_fate_paired(&il, 0), IL_WARMUP);
 	il_count_pairs(&il, &counts);
 	assert_int_equal(counts.kept, 3);
 	assert_int_equal(counts.dropped, 2);
