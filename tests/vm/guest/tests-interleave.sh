@@ -49,8 +49,9 @@ test_vmpctl_ab_interleave_pft() {
 	to_b=$(sed -n 's/.*"a_to_b":{"n":\([0-9]*\),.*/\1/p' /tmp/interleave.json)
 	echo "kept slices: A $kept_a, B $kept_b; intervals straddling a flip: $straddling; flips to B: $to_b"
 	echo "B vs A: $(il_field /tmp/interleave.json diff_pct)%, p $(il_field /tmp/interleave.json p), MDE $(il_field /tmp/interleave.json mde_pct)%"
-	[ "$kept_a" -ge 2 ] && [ "$kept_b" -ge 2 ] ||
+	if [ "$kept_a" -lt 2 ] || [ "$kept_b" -lt 2 ]; then
 		fail "slices kept: A $kept_a, B $kept_b (both arms need them)"
+	fi
 	[ "$kept_a" -eq "$kept_b" ] || fail "kept slices A $kept_a and B $kept_b are not in pairs"
 	# every flip lies in a report interval of pft's, which is dropped
 	[ "${straddling:-0}" -gt 0 ] || fail "no report interval was dropped at a flip"
