@@ -40,7 +40,7 @@ test_vmpctl_ab_interleave_pft() {
 	need_module
 	expect_knob 1 "before vmpctl ab --interleave"
 
-	il_run interleave --interleave 1 -n 6 -T 45 -H
+	il_run interleave --interleave 1 -n 6 -T 20 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave exited $il_status"
 	expect_knob 1 "after vmpctl ab --interleave"
 	kept_a=$(il_count /tmp/interleave.json '"arm":"A","fate":"kept"')
@@ -81,7 +81,7 @@ test_vmpctl_ab_interleave_identical_arms() {
 	local p
 	command -v vmpctl >/dev/null || fail "vmpctl is not in the initramfs"
 	need_module
-	il_run identical --interleave 1 --a 1 --b 1 -n 6 -T 30 -H
+	il_run identical --interleave 1 --a 1 --b 1 -n 6 -T 16 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave --a 1 --b 1 exited $il_status"
 	expect_knob 1 "after the A/A run"
 	p=$(il_field /tmp/identical.json p)
