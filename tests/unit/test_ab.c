@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "ab.h"
+#include "capture.h"
 #include "clock.h"
 #include "rate.h"
 
@@ -419,21 +420,13 @@ static void test_verdict_uses_holm(void **state)
 	ab_options_free(&o);
 }
 
-/* open_memstream's buffer pointer lives in the caller's frame */
-struct captured {
-	char *text;
-	size_t size;
-};
-
 static char *capture(void (*print)(FILE *, const struct ab_report *),
-		     const struct ab_report *r, struct captured *c)
+		     const struct ab_report *r)
 {
-	FILE *out = open_memstream(&c->text, &c->size);
+	struct capture c;
 
-	assert_non_null(out);
-	print(out, r);
-	fclose(out);
-	return c->text;
+	print(capture_open(&c), r);
+	return capture_text(&c);
 }
 
 static void print_json(FILE *out, const struct ab_report *r)
@@ -458,7 +451,6 @@ static void test_outputs(void **state)
 	size_t n = make_runs(runs, 6);
 	struct ab_report r;
 	struct ab_options o;
-	struct captured c;
 	char *text, *line2;
 
 	(void)state;
@@ -467,7 +459,7 @@ static void test_outputs(void **state)
 	r.knob_path = "/sys/kernel/vmpressure_ctl/enabled";
 	r.seed = 5;
 
-	text = capture(ab_print_table, &r, &c);
+	text = capture(ab_print_table, &r);
 	assert_non_null(strstr(text, "knob /sys/kernel/vmpressure_ctl/enabled: A=1 B=0, order abba"));
 	assert_non_null(strstr(text, "*10.00%*"));
 	assert_non_null(strstr(text, "B worse"));
@@ -477,7 +469,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "arm changes (knob write + read-back, or --switch): A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
 	free(text);
 
-	text = capture(print_json, &r, &c);
+	text = capture(print_json, &r);
 	assert_non_null(strstr(text, "\"command\":[\"sh\",\"-c\",\"x\\\"y\"]"));
 	assert_non_null(strstr(text, "\"marker\":\"*10.00%*\""));
 	assert_non_null(strstr(text, "\"metric_regex\":null"));
@@ -488,7 +480,7 @@ static void test_outputs(void **state)
 	free(text);
 
 	/* a header and one line per metric, all with the same columns */
-	text = capture(ab_print_csv, &r, &c);
+	text = capture(ab_print_csv, &r);
 	assert_int_equal(count_char(text, '\n'), 1 + r.n_metrics);
 	line2 = strchr(text, '\n') + 1;
 	*strchr(line2, '\n') = '\0';

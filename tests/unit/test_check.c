@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "check.h"
 
 /* A v1 run the way the module should make it look. */
@@ -152,14 +153,10 @@ static void test_fail_without_module(void **state)
 
 static char *capture_table(const struct measurement p[CHECK_PHASES], size_t n)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
 
-	assert_non_null(out);
-	check_print_table(out, p, n);
-	fclose(out);
-	return text;
+	check_print_table(capture_open(&c), p, n);
+	return capture_text(&c);
 }
 
 static void test_table(void **state)
@@ -187,15 +184,14 @@ static void test_table(void **state)
 static void test_json(void **state)
 {
 	struct measurement p[CHECK_PHASES];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	char *text;
 
 	(void)state;
 	good_v2(p);
-	assert_non_null(out);
-	assert_int_equal(check_print_json(out, p, false, "a \"quoted\" reason"), 0);
-	fclose(out);
+	assert_int_equal(check_print_json(capture_open(&c), p, false,
+					  "a \"quoted\" reason"), 0);
+	text = capture_text(&c);
 	assert_string_equal(text,
 		"{\"phases\":["
 		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0}},"

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "capture.h"
 #include "interleave.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
@@ -378,19 +379,16 @@ static void test_sanity_per_slice(void **state)
 
 static char *print(int format, const struct il_report *r)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	struct capture c;
+	FILE *out = capture_open(&c);
 
-	assert_non_null(out);
 	if (format == 0)
 		il_print_table(out, r);
 	else if (format == 1)
 		assert_int_equal(il_print_json(out, r), 0);
 	else
 		il_print_csv(out, r);
-	fclose(out);
-	return text;
+	return capture_text(&c);
 }
 
 static void test_outputs(void **state)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "json.h"
 #include "measure.h"
 
@@ -98,14 +99,10 @@ static void test_help(void **state)
 
 static char *json_of(const struct measurement *m)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
 
-	assert_non_null(out);
-	assert_int_equal(json_print_line(out, measurement_json(m)), 0);
-	fclose(out);
-	return text;
+	assert_int_equal(json_print_line(capture_open(&c), measurement_json(m)), 0);
+	return capture_text(&c);
 }
 
 static void test_json_v1_with_module(void **state)

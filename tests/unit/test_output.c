@@ -11,19 +11,18 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "json.h"
 #include "output.h"
 
 /* The JSON text of json_text(s) as one line, owned by the test. */
 static char *json_of(const char *s)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	char *text;
 
-	assert_non_null(out);
-	assert_int_equal(json_print_line(out, json_text(s)), 0);
-	fclose(out);
+	assert_int_equal(json_print_line(capture_open(&c), json_text(s)), 0);
+	text = capture_text(&c);
 	text[strlen(text) - 1] = '\0';	/* the newline */
 	return text;
 }
@@ -119,20 +118,18 @@ static void test_json_any_bytes_parse_back(void **state)
 
 static void test_json_numbers(void **state)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	char *text;
 	json_t *o = json_object();
 
 	(void)state;
-	assert_non_null(out);
 	json_put(o, "nan", json_real_or_null(NAN));
 	json_put(o, "inf", json_real_or_null(INFINITY));
 	json_put(o, "x", json_real_or_null(0.1));
 	json_put(o, "big", json_count(UINT64_MAX));
 	json_put(o, "pair", json_pair(1.5, NAN));
-	assert_int_equal(json_print_line(out, o), 0);
-	fclose(out);
+	assert_int_equal(json_print_line(capture_open(&c), o), 0);
+	text = capture_text(&c);
 	assert_string_equal(text, "{\"nan\":null,\"inf\":null,\"x\":0.1,"
 			    "\"big\":9223372036854775807,\"pair\":[1.5,null]}\n");
 	free(text);
@@ -141,29 +138,24 @@ static void test_json_numbers(void **state)
 /* A value jansson could not allocate fails the document, not half of it. */
 static void test_json_put_null_fails_the_document(void **state)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	char *text;
 	json_t *o = json_object();
 
 	(void)state;
 	json_put(o, "lost", NULL);
-	assert_int_equal(json_print_line(out, o), -ENOMEM);
-	fclose(out);
+	assert_int_equal(json_print_line(capture_open(&c), o), -ENOMEM);
+	text = capture_text(&c);
 	assert_string_equal(text, "");
 	free(text);
 }
 
 static char *table_text(const struct table *t)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
 
-	assert_non_null(out);
-	table_print(t, out);
-	fclose(out);
-	return text;
+	table_print(t, capture_open(&c));
+	return capture_text(&c);
 }
 
 static void test_table_aligns_columns(void **state)

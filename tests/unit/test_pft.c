@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "capture.h"
 #include "cgroup.h"
 #include "pft.h"
 #include "rate.h"
@@ -114,17 +115,14 @@ static void test_rates_and_fault_check(void **state)
 static char *capture(bool json, const struct pft_options *o,
 		     const struct pft_result *r)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	struct capture c;
+	FILE *out = capture_open(&c);
 
-	assert_non_null(out);
 	if (json)
 		assert_int_equal(pft_print_json(out, o, r), 0);
 	else
 		pft_print_table(out, o, r);
-	fclose(out);
-	return text;
+	return capture_text(&c);
 }
 
 static void test_output(void **state)

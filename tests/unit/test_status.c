@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "fileio.h"
 #include "status.h"
 
@@ -52,17 +53,14 @@ static int teardown(void **state)
 
 static char *capture(const struct status *st, bool json)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	FILE *out = capture_open(&c);
 
-	assert_non_null(out);
 	if (json)
 		assert_int_equal(status_print_json(out, st), 0);
 	else
 		status_print_text(out, st);
-	fclose(out);
-	return text;
+	return capture_text(&c);
 }
 
 static void expect_contains(const char *text, const char *part)

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output a test reads back: a FILE backed by memory, whose text the test
+ * gets as one string once the printer is done. Shared by every test of a
+ * printer, so that each asserts on the text and none repeats the plumbing.
+ */
+#ifndef VMPCTL_TEST_CAPTURE_H
+#define VMPCTL_TEST_CAPTURE_H
+
+#include <stdio.h>
+
+/* open_memstream() keeps pointers to text and size: the caller's frame. */
+struct capture {
+	FILE *out;
+	char *text;
+	size_t size;
+};
+
+/* Opens c->out and returns it; fails the test when it cannot. */
+FILE *capture_open(struct capture *c);
+
+/* Closes c->out and returns what was printed to it; the caller frees it. */
+char *capture_text(struct capture *c);
+
+#endif
