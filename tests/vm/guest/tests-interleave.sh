@@ -40,7 +40,7 @@ test_vmpctl_ab_interleave_pft() {
 	need_module
 	expect_knob 1 "before vmpctl ab --interleave"
 
-	il_run interleave --interleave 1 -n 6 -T 20 -H
+	il_run interleave --interleave 1 -n 6 -T 30 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave exited $il_status"
 	expect_knob 1 "after vmpctl ab --interleave"
 	kept_a=$(il_count /tmp/interleave.json '"arm":"A","fate":"kept"')
