@@ -2,6 +2,7 @@
 /* vmpctl ab --interleave: the table, JSON and CSV of the paired report. */
 #include "ab.h"
 #include "ab_session.h"
+#include "ab_summary.h"
 #include "commands.h"
 #include "interleave.h"
 #include "json.h"
@@ -38,54 +39,14 @@ static const char *fate_name(enum il_fate fate)
 	return "?";
 }
 
-static void cell_number(char *buf, size_t size, double value)
-{
-	if (isfinite(value))
-		snprintf(buf, size, "%.6g", value);
-	else
-		snprintf(buf, size, "-");
-}
-
-static void add_summary_row(struct table *t, const char *metric,
-			    const char *arm, const struct stats_summary *s)
-{
-	char cells[11][48];
-	const char *row[11];
-
-	snprintf(cells[0], sizeof(cells[0]), "%s", metric);
-	snprintf(cells[1], sizeof(cells[1]), "%s", arm);
-	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
-	cell_number(cells[3], sizeof(cells[3]), s->mean);
-	cell_number(cells[4], sizeof(cells[4]), s->stddev);
-	/* the difference's CoV is relative to its own mean near 0: meaningless */
-	if (isfinite(s->cov_pct) && strcmp(arm, "B-A"))
-		snprintf(cells[5], sizeof(cells[5]), "%.2f%%", s->cov_pct);
-	else
-		snprintf(cells[5], sizeof(cells[5]), "-");
-	cell_number(cells[6], sizeof(cells[6]), s->min);
-	cell_number(cells[7], sizeof(cells[7]), s->max);
-	cell_number(cells[8], sizeof(cells[8]), s->median);
-	snprintf(cells[9], sizeof(cells[9]), "[%.6g, %.6g]", s->median_ci_lo,
-		 s->median_ci_hi);
-	snprintf(cells[10], sizeof(cells[10]), "%.1f%%",
-		 100 * s->median_ci_coverage);
-	for (int i = 0; i < 11; i++)
-		row[i] = cells[i];
-	table_add_row(t, row);
-}
-
 static void print_arms(FILE *out, const struct il_report *r)
 {
-	static const char *const headers[] = {
-		"metric", "arm", "n", "mean", "stddev", "CoV", "min", "max",
-		"median", "median 95% CI", "cover", NULL
-	};
 	struct table t;
 
-	if (table_init(&t, headers, 0x5fc) == 0) {
-		add_summary_row(&t, r->opts->metric_name, "A", &r->cmp.a);
-		add_summary_row(&t, "", "B", &r->cmp.b);
-		add_summary_row(&t, "", "B-A", &r->cmp.d);
+	if (table_init(&t, ab_summary_headers, AB_SUMMARY_RIGHT_ALIGNED) == 0) {
+		ab_add_summary_row(&t, r->opts->metric_name, "A", &r->cmp.a, true);
+		ab_add_summary_row(&t, "", "B", &r->cmp.b, true);
+		ab_add_summary_row(&t, "", "B-A", &r->cmp.d, false);
 		table_print(&t, out);
 	}
 	table_free(&t);
@@ -138,16 +99,6 @@ static void print_comparison(FILE *out, const struct il_report *r)
 	table_free(&t);
 }
 
-static void print_flips(FILE *out, const char *direction,
-			const struct stats_summary *s)
-{
-	if (s->n)
-		fprintf(out, "%s %zu, median %.3f ms, max %.3f ms", direction,
-			s->n, 1e3 * s->median, 1e3 * s->max);
-	else
-		fprintf(out, "%s none", direction);
-}
-
 void il_print_table(FILE *out, const struct il_report *r)
 {
 	const struct ab_options *o = r->opts;
@@ -189,9 +140,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 		il->intervals_before_first, il->intervals_out_of_order,
 		r->lines_invalid);
 	fputs("flips (knob write + read-back, or --switch): ", out);
-	print_flips(out, "A->B", &r->flip_to_b);
+	ab_print_knob_changes(out, "A->B", &r->flip_to_b);
 	fputs("; ", out);
-	print_flips(out, "B->A", &r->flip_to_a);
+	ab_print_knob_changes(out, "B->A", &r->flip_to_a);
 	fputc('\n', out);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
@@ -213,21 +164,6 @@ void il_print_table(FILE *out, const struct il_report *r)
 		fputs("WARNING: the slices above are not a valid vmpressure A/B\n", out);
 }
 
-static json_t *json_summary(const struct stats_summary *s)
-{
-	json_t *o = json_object();
-
-	json_put(o, "n", json_count(s->n));
-	json_put(o, "mean", json_real_or_null(s->mean));
-	json_put(o, "stddev", json_real_or_null(s->stddev));
-	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
-	json_put(o, "min", json_real_or_null(s->min));
-	json_put(o, "max", json_real_or_null(s->max));
-	json_put(o, "median", json_real_or_null(s->median));
-	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
-	return o;
-}
-
 static json_t *json_metric(const struct il_report *r)
 {
 	const struct stats_paired *c = &r->cmp;
@@ -236,9 +172,9 @@ static json_t *json_metric(const struct il_report *r)
 
 	json_put(o, "name", json_text(r->opts->metric_name));
 	json_put(o, "higher_is_better", json_boolean(r->opts->higher_is_better));
-	json_put(o, "a", json_summary(&c->a));
-	json_put(o, "b", json_summary(&c->b));
-	json_put(o, "b_minus_a", json_summary(&c->d));
+	json_put(o, "a", ab_summary_json(&c->a));
+	json_put(o, "b", ab_summary_json(&c->b));
+	json_put(o, "b_minus_a", ab_summary_json(&c->d));
 	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
 	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
 	json_put(o, "ratio", json_real_or_null(c->ratio));
@@ -258,16 +194,6 @@ static json_t *json_metric(const struct il_report *r)
 	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
 	json_put(o, "pairs_needed", r->opts->target_pct > 0 ?
 		 json_count(r->pairs_needed) : json_null());
-	return o;
-}
-
-static json_t *json_flips(const struct stats_summary *s)
-{
-	json_t *o = json_object();
-
-	json_put(o, "n", json_count(s->n));
-	json_put(o, "median_s", json_real_or_null(s->n ? s->median : NAN));
-	json_put(o, "max_s", json_real_or_null(s->n ? s->max : NAN));
 	return o;
 }
 
@@ -341,8 +267,8 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
 	obj = json_object();
-	json_put(obj, "a_to_b", json_flips(&r->flip_to_b));
-	json_put(obj, "b_to_a", json_flips(&r->flip_to_a));
+	json_put(obj, "a_to_b", ab_knob_changes_json(&r->flip_to_b));
+	json_put(obj, "b_to_a", ab_knob_changes_json(&r->flip_to_a));
 	json_put(doc, "toggles", obj);
 	list = json_array();
 	for (size_t k = 0; k < il->n; k++)
@@ -355,13 +281,6 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "a_slices_skipped", json_count(r->a_slices_skipped));
 	json_put(doc, "sanity", obj);
 	return json_print_line(out, doc);
-}
-
-static void csv_number(FILE *out, double value)
-{
-	fputc(',', out);
-	if (isfinite(value))
-		fprintf(out, "%.10g", value);
 }
 
 void il_print_csv(FILE *out, const struct il_report *r)
@@ -378,35 +297,35 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	/* names and markers have no commas or quotes (see --metric-name) */
 	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
 		c->n);
-	csv_number(out, c->a.mean);
-	csv_number(out, c->a.stddev);
-	csv_number(out, c->a.cov_pct);
-	csv_number(out, c->b.mean);
-	csv_number(out, c->b.stddev);
-	csv_number(out, c->b.cov_pct);
-	csv_number(out, c->d.mean);
-	csv_number(out, c->d.stddev);
-	csv_number(out, c->diff_pct);
-	csv_number(out, c->diff_ci_lo_pct);
-	csv_number(out, c->diff_ci_hi_pct);
-	csv_number(out, c->t);
-	csv_number(out, c->df);
-	csv_number(out, c->p);
-	csv_number(out, c->wilcoxon_w);
-	csv_number(out, c->wilcoxon_p);
+	ab_csv_number(out, c->a.mean);
+	ab_csv_number(out, c->a.stddev);
+	ab_csv_number(out, c->a.cov_pct);
+	ab_csv_number(out, c->b.mean);
+	ab_csv_number(out, c->b.stddev);
+	ab_csv_number(out, c->b.cov_pct);
+	ab_csv_number(out, c->d.mean);
+	ab_csv_number(out, c->d.stddev);
+	ab_csv_number(out, c->diff_pct);
+	ab_csv_number(out, c->diff_ci_lo_pct);
+	ab_csv_number(out, c->diff_ci_hi_pct);
+	ab_csv_number(out, c->t);
+	ab_csv_number(out, c->df);
+	ab_csv_number(out, c->p);
+	ab_csv_number(out, c->wilcoxon_w);
+	ab_csv_number(out, c->wilcoxon_p);
 	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
 	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, c->significant, marker);
-	csv_number(out, c->correlation);
-	csv_number(out, c->noise_pct);
-	csv_number(out, c->mde_pct);
+	ab_csv_number(out, c->correlation);
+	ab_csv_number(out, c->noise_pct);
+	ab_csv_number(out, c->mde_pct);
 	fputc(',', out);
 	if (r->opts->target_pct > 0)
 		fprintf(out, "%zu", r->pairs_needed);
 	fprintf(out, ",%zu,%zu", r->pairs.dropped, r->il->intervals_straddling);
-	csv_number(out, r->elapsed_s);
-	csv_number(out, r->kept_time_s);
-	csv_number(out, r->flip_to_b.n ? r->flip_to_b.median : NAN);
-	csv_number(out, r->flip_to_a.n ? r->flip_to_a.median : NAN);
+	ab_csv_number(out, r->elapsed_s);
+	ab_csv_number(out, r->kept_time_s);
+	ab_csv_number(out, r->flip_to_b.n ? r->flip_to_b.median : NAN);
+	ab_csv_number(out, r->flip_to_a.n ? r->flip_to_a.median : NAN);
 	fputc('\n', out);
 }
 

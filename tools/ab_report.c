@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: statistics over the runs and the table, JSON and CSV. */
 #include "ab.h"
+#include "ab_summary.h"
 #include "json.h"
 #include "output.h"
 
@@ -188,24 +189,14 @@ static void print_command(FILE *out, char **cmd)
 		fprintf(out, "%s%s", i ? " " : "", cmd[i]);
 }
 
-static void print_toggle(FILE *out, const char *direction,
-			 const struct stats_summary *s)
-{
-	if (s->n)
-		fprintf(out, "%s %zu, median %.3f ms, max %.3f ms", direction,
-			s->n, 1e3 * s->median, 1e3 * s->max);
-	else
-		fprintf(out, "%s none", direction);
-}
-
 static void print_sanity(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
 
 	fputs("arm changes (knob write + read-back, or --switch): ", out);
-	print_toggle(out, "A->B", &r->toggle_to_b);
+	ab_print_knob_changes(out, "A->B", &r->toggle_to_b);
 	fputs("; ", out);
-	print_toggle(out, "B->A", &r->toggle_to_a);
+	ab_print_knob_changes(out, "B->A", &r->toggle_to_a);
 	fputc('\n', out);
 
 	if (!ab_checks_vmpressure(o)) {
@@ -221,47 +212,7 @@ static void print_sanity(FILE *out, const struct ab_report *r)
 }
 
 /* "%.6g" keeps 0.0123 and 654321 readable side by side */
-static void cell_number(char *buf, size_t size, double value)
-{
-	if (isfinite(value))
-		snprintf(buf, size, "%.6g", value);
-	else
-		snprintf(buf, size, "-");
-}
-
 /* a percentage with a sign or not; "-" where it is undefined (mean 0) */
-static void cell_percent(char *buf, size_t size, const char *fmt, double value)
-{
-	if (isfinite(value))
-		snprintf(buf, size, fmt, value);
-	else
-		snprintf(buf, size, "-");
-}
-
-static void add_arm_row(struct table *t, const char *metric,
-			const char *arm, const struct stats_summary *s)
-{
-	char cells[11][48];
-	const char *row[11];
-
-	snprintf(cells[0], sizeof(cells[0]), "%s", metric);
-	snprintf(cells[1], sizeof(cells[1]), "%s", arm);
-	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
-	cell_number(cells[3], sizeof(cells[3]), s->mean);
-	cell_number(cells[4], sizeof(cells[4]), s->stddev);
-	cell_percent(cells[5], sizeof(cells[5]), "%.2f%%", s->cov_pct);
-	cell_number(cells[6], sizeof(cells[6]), s->min);
-	cell_number(cells[7], sizeof(cells[7]), s->max);
-	cell_number(cells[8], sizeof(cells[8]), s->median);
-	snprintf(cells[9], sizeof(cells[9]), "[%.6g, %.6g]", s->median_ci_lo,
-		 s->median_ci_hi);
-	snprintf(cells[10], sizeof(cells[10]), "%.1f%%",
-		 100 * s->median_ci_coverage);
-	for (int i = 0; i < 11; i++)
-		row[i] = cells[i];
-	table_add_row(t, row);
-}
-
 /* The last column (runs per arm for --target) only exists with --target. */
 static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 {
@@ -283,7 +234,7 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
 	snprintf(cells[7], sizeof(cells[7]), "%s", ab_verdict(m));
-	cell_percent(cells[8], sizeof(cells[8]), "%.2f%%", c->mde_pct);
+	ab_cell(cells[8], sizeof(cells[8]), "%.2f%%", c->mde_pct);
 	if (m->runs_needed >= STATS_RUNS_NEEDED_MAX)
 		snprintf(cells[9], sizeof(cells[9]), ">%d", STATS_RUNS_NEEDED_MAX);
 	else
@@ -295,10 +246,6 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 
 void ab_print_table(FILE *out, const struct ab_report *r)
 {
-	static const char *const arm_headers[] = {
-		"metric", "arm", "n", "mean", "stddev", "CoV", "min", "max",
-		"median", "median 95% CI", "cover", NULL
-	};
 	static const char *const diff_headers[] = {
 		"metric", "B vs A", "95% CI", "Welch t", "p", "Holm p", "U p",
 		"verdict", "MDE", "runs/arm", NULL
@@ -319,10 +266,12 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 			o->higher_is_better ? "higher" : "lower");
 	fputs("\n\n", out);
 
-	if (table_init(&t, arm_headers, 0x5fc) == 0) {
+	if (table_init(&t, ab_summary_headers, AB_SUMMARY_RIGHT_ALIGNED) == 0) {
 		for (size_t i = 0; i < r->n_metrics; i++) {
-			add_arm_row(&t, r->metrics[i].name, "A", &r->metrics[i].cmp.a);
-			add_arm_row(&t, "", "B", &r->metrics[i].cmp.b);
+			const struct stats_comparison *c = &r->metrics[i].cmp;
+
+			ab_add_summary_row(&t, r->metrics[i].name, "A", &c->a, true);
+			ab_add_summary_row(&t, "", "B", &c->b, true);
 		}
 		table_print(&t, out);
 	}
@@ -357,22 +306,6 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	print_sanity(out, r);
 }
 
-static json_t *json_summary(const struct stats_summary *s)
-{
-	json_t *o = json_object();
-
-	json_put(o, "n", json_count(s->n));
-	json_put(o, "mean", json_real_or_null(s->mean));
-	json_put(o, "stddev", json_real_or_null(s->stddev));
-	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
-	json_put(o, "min", json_real_or_null(s->min));
-	json_put(o, "max", json_real_or_null(s->max));
-	json_put(o, "median", json_real_or_null(s->median));
-	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
-	json_put(o, "median_ci_coverage", json_real_or_null(s->median_ci_coverage));
-	return o;
-}
-
 static json_t *json_metric(const struct ab_metric_report *m, bool with_target)
 {
 	const struct stats_comparison *c = &m->cmp;
@@ -381,8 +314,8 @@ static json_t *json_metric(const struct ab_metric_report *m, bool with_target)
 
 	json_put(o, "name", json_text(m->name));
 	json_put(o, "higher_is_better", json_boolean(m->higher_is_better));
-	json_put(o, "a", json_summary(&c->a));
-	json_put(o, "b", json_summary(&c->b));
+	json_put(o, "a", ab_summary_json(&c->a));
+	json_put(o, "b", ab_summary_json(&c->b));
 	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
 	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
 	json_put(o, "ratio", json_real_or_null(c->ratio));
@@ -422,16 +355,6 @@ static json_t *json_run(const struct ab_run *run)
 	return o;
 }
 
-static json_t *json_toggle(const struct stats_summary *s)
-{
-	json_t *o = json_object();
-
-	json_put(o, "n", json_count(s->n));
-	json_put(o, "median_s", json_real_or_null(s->n ? s->median : NAN));
-	json_put(o, "max_s", json_real_or_null(s->n ? s->max : NAN));
-	return o;
-}
-
 int ab_print_json(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
@@ -467,8 +390,8 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 		json_append(list, json_metric(&r->metrics[i], o->target_pct > 0));
 	json_put(doc, "metrics", list);
 	toggles = json_object();
-	json_put(toggles, "a_to_b", json_toggle(&r->toggle_to_b));
-	json_put(toggles, "b_to_a", json_toggle(&r->toggle_to_a));
+	json_put(toggles, "a_to_b", ab_knob_changes_json(&r->toggle_to_b));
+	json_put(toggles, "b_to_a", ab_knob_changes_json(&r->toggle_to_a));
 	json_put(doc, "toggles", toggles);
 	list = json_array();
 	for (size_t i = 0; i < r->n_runs; i++)
@@ -483,25 +406,18 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	return json_print_line(out, doc);
 }
 
-static void csv_number(FILE *out, double value)
-{
-	fputc(',', out);
-	if (isfinite(value))
-		fprintf(out, "%.10g", value);
-}
-
 static void csv_summary(FILE *out, const struct stats_summary *s)
 {
 	fprintf(out, ",%zu", s->n);
-	csv_number(out, s->mean);
-	csv_number(out, s->stddev);
-	csv_number(out, s->cov_pct);
-	csv_number(out, s->min);
-	csv_number(out, s->max);
-	csv_number(out, s->median);
-	csv_number(out, s->median_ci_lo);
-	csv_number(out, s->median_ci_hi);
-	csv_number(out, s->median_ci_coverage);
+	ab_csv_number(out, s->mean);
+	ab_csv_number(out, s->stddev);
+	ab_csv_number(out, s->cov_pct);
+	ab_csv_number(out, s->min);
+	ab_csv_number(out, s->max);
+	ab_csv_number(out, s->median);
+	ab_csv_number(out, s->median_ci_lo);
+	ab_csv_number(out, s->median_ci_hi);
+	ab_csv_number(out, s->median_ci_coverage);
 }
 
 void ab_print_csv(FILE *out, const struct ab_report *r)
@@ -528,26 +444,26 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 		fprintf(out, "%s,%d", m->name, m->higher_is_better);
 		csv_summary(out, &c->a);
 		csv_summary(out, &c->b);
-		csv_number(out, c->diff_pct);
-		csv_number(out, c->diff_ci_lo_pct);
-		csv_number(out, c->diff_ci_hi_pct);
-		csv_number(out, c->welch_t);
-		csv_number(out, c->welch_df);
-		csv_number(out, c->welch_p);
-		csv_number(out, c->mwu_u);
-		csv_number(out, c->mwu_p);
+		ab_csv_number(out, c->diff_pct);
+		ab_csv_number(out, c->diff_ci_lo_pct);
+		ab_csv_number(out, c->diff_ci_hi_pct);
+		ab_csv_number(out, c->welch_t);
+		ab_csv_number(out, c->welch_df);
+		ab_csv_number(out, c->welch_p);
+		ab_csv_number(out, c->mwu_u);
+		ab_csv_number(out, c->mwu_p);
 		stats_format_marker(marker, sizeof(marker), c->diff_pct,
 				    m->significant);
 		fprintf(out, ",%d,%d,%s", c->mwu_exact, m->significant, marker);
-		csv_number(out, c->noise_pct);
-		csv_number(out, c->mde_pct);
+		ab_csv_number(out, c->noise_pct);
+		ab_csv_number(out, c->mde_pct);
 		fputc(',', out);
 		if (r->opts->target_pct > 0)
 			fprintf(out, "%zu", m->runs_needed);
-		csv_number(out, m->welch_p_holm);
-		csv_number(out, c->ratio);
-		csv_number(out, c->ratio_ci_lo);
-		csv_number(out, c->ratio_ci_hi);
+		ab_csv_number(out, m->welch_p_holm);
+		ab_csv_number(out, c->ratio);
+		ab_csv_number(out, c->ratio_ci_lo);
+		ab_csv_number(out, c->ratio_ci_hi);
 		fputc('\n', out);
 	}
 }

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ab_summary.h"
+
+#include <math.h>
+
+const char *const ab_summary_headers[] = {
+	"metric", "arm", "n", "mean", "stddev", "CoV", "min", "max",
+	"median", "median 95% CI", "cover", NULL
+};
+
+void ab_cell(char *buf, size_t size, const char *fmt, double value)
+{
+	if (isfinite(value))
+		snprintf(buf, size, fmt, value);
+	else
+		snprintf(buf, size, "-");
+}
+
+void ab_add_summary_row(struct table *t, const char *metric, const char *arm,
+			const struct stats_summary *s, bool with_cov)
+{
+	char cells[11][48];
+	const char *row[11];
+
+	snprintf(cells[0], sizeof(cells[0]), "%s", metric);
+	snprintf(cells[1], sizeof(cells[1]), "%s", arm);
+	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
+	ab_cell(cells[3], sizeof(cells[3]), "%.6g", s->mean);
+	ab_cell(cells[4], sizeof(cells[4]), "%.6g", s->stddev);
+	ab_cell(cells[5], sizeof(cells[5]), "%.2f%%", with_cov ? s->cov_pct : NAN);
+	ab_cell(cells[6], sizeof(cells[6]), "%.6g", s->min);
+	ab_cell(cells[7], sizeof(cells[7]), "%.6g", s->max);
+	ab_cell(cells[8], sizeof(cells[8]), "%.6g", s->median);
+	snprintf(cells[9], sizeof(cells[9]), "[%.6g, %.6g]", s->median_ci_lo,
+		 s->median_ci_hi);
+	snprintf(cells[10], sizeof(cells[10]), "%.1f%%",
+		 100 * s->median_ci_coverage);
+	for (int i = 0; i < 11; i++)
+		row[i] = cells[i];
+	table_add_row(t, row);
+}
+
+void ab_print_knob_changes(FILE *out, const char *direction,
+			   const struct stats_summary *s)
+{
+	if (s->n)
+		fprintf(out, "%s %zu, median %.3f ms, max %.3f ms", direction,
+			s->n, 1e3 * s->median, 1e3 * s->max);
+	else
+		fprintf(out, "%s none", direction);
+}
+
+json_t *ab_summary_json(const struct stats_summary *s)
+{
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "mean", json_real_or_null(s->mean));
+	json_put(o, "stddev", json_real_or_null(s->stddev));
+	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
+	json_put(o, "min", json_real_or_null(s->min));
+	json_put(o, "max", json_real_or_null(s->max));
+	json_put(o, "median", json_real_or_null(s->median));
+	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
+	json_put(o, "median_ci_coverage", json_real_or_null(s->median_ci_coverage));
+	return o;
+}
+
+json_t *ab_knob_changes_json(const struct stats_summary *s)
+{
+	json_t *o = json_object();
+
+	json_put(o, "n", json_count(s->n));
+	json_put(o, "median_s", json_real_or_null(s->n ? s->median : NAN));
+	json_put(o, "max_s", json_real_or_null(s->n ? s->max : NAN));
+	return o;
+}
+
+void ab_csv_number(FILE *out, double value)
+{
+	fputc(',', out);
+	if (isfinite(value))
+		fprintf(out, "%.10g", value);
+}

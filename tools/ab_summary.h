@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One arm's summary (stats.h) as each of ab's reports shows it: a table
+ * row, a JSON object, CSV numbers and a line of knob-change times. Both
+ * the whole-run report (ab_report.c) and the interleaved one
+ * (ab_interleave_report.c) use these, so that the two read alike.
+ */
+#ifndef VMPCTL_AB_SUMMARY_H
+#define VMPCTL_AB_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "output.h"
+#include "stats.h"
+
+/* The table's headers (NULL-terminated) and right-aligned columns. */
+extern const char *const ab_summary_headers[];
+#define AB_SUMMARY_RIGHT_ALIGNED 0x5fcU
+
+/* value printed with fmt, or "-" when it is not a finite number. */
+void ab_cell(char *buf, size_t size, const char *fmt, double value);
+
+/*
+ * Appends a row: metric, arm, then s. with_cov false prints "-" for the
+ * coefficient of variation (of a difference near 0 it means nothing).
+ */
+void ab_add_summary_row(struct table *t, const char *metric, const char *arm,
+			const struct stats_summary *s, bool with_cov);
+
+/* "A->B 6, median 3.500 ms, max 6.000 ms", or "A->B none". */
+void ab_print_knob_changes(FILE *out, const char *direction,
+			   const struct stats_summary *s);
+
+json_t *ab_summary_json(const struct stats_summary *s);
+
+/* {"n", "median_s", "max_s"} of knob-change times, nulls when none. */
+json_t *ab_knob_changes_json(const struct stats_summary *s);
+
+/* ",value" with every digit that matters, or "," when not finite. */
+void ab_csv_number(FILE *out, double value);
+
+#endif
