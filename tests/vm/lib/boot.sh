@@ -8,11 +8,13 @@
 # Inputs:  lane, arch_qemu, arch_cpu, arch_console, arch_verdict_tty,
 #          arch_verdict_device (lane.sh); vmlinuz (kernel.sh);
 #          lane_out/initramfs.cpio (initramfs.sh); timeout_s, guest_mem,
-#          append (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM, VMPCTL_VM_APPEND).
+#          append, firmware (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM,
+#          VMPCTL_VM_APPEND, VMPCTL_VM_FIRMWARE).
 # Outputs: boot ACCEL MODE writes lane_out/console.log, lane_out/qemu.log and
 #          lane_out/ktap.txt (the verdict channel, carriage returns
 #          dropped), and sets lane_fail on a timeout or a QEMU failure.
-#          probe_accel prints kvm or tcg.
+#          probe_accel prints kvm or tcg. firmware_args sets firmware_qemu
+#          (array), QEMU's arguments for VMPCTL_VM_FIRMWARE.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
 # with tests/vm/run and the other files it sources
 
@@ -35,9 +37,32 @@ probe_accel() {
 	if kvm_works; then echo kvm; else echo tcg; fi
 }
 
+# VMPCTL_VM_FIRMWARE="CODE VARS": UEFI firmware instead of QEMU's direct
+# kernel boot, which still hands the firmware -kernel, -initrd and -append.
+# CODE is read-only; VARS is the variable store, written in place, so a
+# later boot with the same VARS sees what an earlier one set. OVMF's
+# Secure Boot builds need q35 with SMM and the variable store only SMM can
+# write; x86-64 guests only.
+firmware_args() {
+	local code vars extra
+	firmware_qemu=()
+	[ -n "$firmware" ] || return 0
+	read -r code vars extra <<<"$firmware"
+	if [ -z "$vars" ] || [ -n "$extra" ]; then
+		lane_fail="VMPCTL_VM_FIRMWARE takes \"CODE VARS\", not '$firmware'"
+		return 1
+	fi
+	[ "${arch_qemu[0]}" = qemu-system-x86_64 ] ||
+		{ lane_fail="VMPCTL_VM_FIRMWARE boots x86-64 guests only, not $lane_arch"; return 1; }
+	firmware_qemu=(-machine "q35,smm=on" -global "driver=cfi.pflash01,property=secure,value=on"
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+		-drive "if=pflash,format=raw,unit=1,file=$vars")
+}
+
 # MODE (test or demo) goes to the guest's /init.
 boot() {
 	local accel=$1 mode=$2 cpu=$arch_cpu status=0 verdict accel_opt=$1
+	firmware_args || return 0
 	# Multi-threaded TCG crashed guests while they patched kernel text (int3
 	# oopses on 6.12, soft lockups on 6.1), even without the module.
 	if [ "$accel" = tcg ]; then accel_opt=tcg,thread=single; else cpu=host; fi
@@ -48,7 +73,7 @@ boot() {
 		verdict=file,id=verdict,path=$lane_out/ktap.log
 	fi
 	timeout --foreground "$timeout_s" "${arch_qemu[@]}" -accel "$accel_opt" -cpu "$cpu" \
-		-m "$guest_mem" -smp 2 -no-reboot -display none -nodefaults \
+		-m "$guest_mem" -smp 2 -no-reboot -display none -nodefaults "${firmware_qemu[@]}" \
 		-kernel "$vmlinuz" -initrd "$lane_out/initramfs.cpio" \
 		-append "console=$arch_console $panic_args rdinit=/init vmtest.mode=$mode vmtest.verdict=$arch_verdict_tty${append:+ $append}" \
 		-serial "file:$lane_out/console.log" -chardev "$verdict" "${arch_verdict_device[@]}" \
