@@ -14,7 +14,8 @@
 #          lane_out/ktap.txt (the verdict channel, carriage returns
 #          dropped), and sets lane_fail on a timeout or a QEMU failure.
 #          probe_accel prints kvm or tcg. firmware_args sets firmware_qemu
-#          (array), QEMU's arguments for VMPCTL_VM_FIRMWARE.
+#          (array), QEMU's arguments for VMPCTL_VM_FIRMWARE, and with it
+#          arch_verdict_device and arch_verdict_tty.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
 # with tests/vm/run and the other files it sources
 
@@ -42,7 +43,9 @@ probe_accel() {
 # CODE is read-only; VARS is the variable store, written in place, so a
 # later boot with the same VARS sees what an earlier one set. OVMF's
 # Secure Boot builds need q35 with SMM and the variable store only SMM can
-# write; x86-64 guests only.
+# write; x86-64 guests only. OVMF writes its console to COM1 and COM2 alike,
+# so the verdict moves to COM3 (ttyS2), which it does not know and Linux
+# probes at its legacy address.
 firmware_args() {
 	local code vars extra
 	firmware_qemu=()
@@ -57,6 +60,8 @@ firmware_args() {
 	firmware_qemu=(-machine "q35,smm=on" -global "driver=cfi.pflash01,property=secure,value=on"
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
 		-drive "if=pflash,format=raw,unit=1,file=$vars")
+	arch_verdict_device=(-device "isa-serial,chardev=verdict,index=2")
+	arch_verdict_tty=ttyS2
 }
 
 # MODE (test or demo) goes to the guest's /init.
