@@ -46,7 +46,7 @@ deps:
 
 # make check's parts, in order, each run to its end even when an earlier one
 # failed (scripts/check-parts); their logs are kept in build/check/.
-CHECK_PARTS := deps lint unit check-harness check-pkg check-trixie check-vm
+CHECK_PARTS := deps lint unit check-harness check-pkg check-pkg-vm check-trixie check-vm
 check:
 	scripts/check-parts $(CHECK_PARTS)
 
@@ -71,13 +71,14 @@ check-pkg: deb
 	lintian --fail-on error,warning --info build/deb/*.deb
 	tests/pkg/contents build/deb
 	tests/pkg/make-install
+	rm -rf build/pkg/vm
 	tests/pkg/lifecycle build/deb build/pkg/vm
 
-# The package's VM lanes (boot-time default; Secure Boot with the module
-# check-pkg's dkms built): not part of check until tests/vm/run has the
-# hooks tests/pkg/vm-lanes names.
+# The package's VM lanes on the module check-pkg's dkms built and
+# installed (build/pkg/vm): the boot-time default, and Secure Boot with
+# module.sig_enforce=1.
 check-pkg-vm:
-	scripts/deps vm secureboot
+	scripts/deps vm pkg secureboot
 	tests/pkg/vm-lanes build/pkg/vm
 
 # Debian 13 hosts: dependencies, the tool, the unit tests and the packages

@@ -12,10 +12,10 @@
 # The kernel (kernel/module/signing.c): a module whose signature does not
 # verify is refused under sig_enforce with EKEYREJECTED ("Key was rejected
 # by service") and "Loading of <reason> is rejected" in the log. MokListRT's
-# certificates go to the .platform keyring (security/integrity/
-# platform_certs/load_uefi.c), which Debian's kernel also checks module
-# signatures against (Debian's patch "KEYS: Make use of platform keyring for
-# module signature verify").
+# certificates go to the .machine keyring (security/integrity/
+# platform_certs/load_uefi.c; Debian's trust_moklist() trusts them without
+# shim's MokListTrustedRT), which the secondary trusted keyring that module
+# signatures are checked against links.
 
 test_secure_boot_enforces_signatures() {
 	dmesg | grep -q 'Secure boot enabled' || fail "the kernel did not boot with Secure Boot"
@@ -31,6 +31,7 @@ test_mok_certificate_trusted() {
 	dmesg | grep -q "Loaded X.509 cert '$cn" ||
 		fail "the kernel loaded no certificate '$cn'"
 	grep -q "asymmetri $cn:" /proc/keys || fail "no key '$cn' in the kernel's keyrings"
+	grep -qE 'keyring +\.machine: [1-9]' /proc/keys || fail "the .machine keyring holds no key"
 }
 
 test_dkms_module_loaded_signed() {
