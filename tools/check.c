@@ -21,6 +21,7 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 		 size_t size)
 {
 	bool events = phase[0].levels != 0;
+	bool throttled = phase[0].have_sock_throttled;
 	int i;
 
 	for (i = 0; i < CHECK_PHASES; i++) {
@@ -45,6 +46,24 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 				 check_phase_name[i], phase[i].skipped_delta);
 			return false;
 		}
+		if (throttled && !phase[i].have_sock_throttled) {
+			snprintf(reason, size, "%s: no sock_throttled count",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (throttled && check_phase_knob[i] == 1 &&
+		    phase[i].sock_throttled == 0) {
+			snprintf(reason, size,
+				 "%s: sock_throttled did not move: TCP never found socket pressure despite reclaim",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (throttled && check_phase_knob[i] == 0 &&
+		    phase[i].sock_throttled != 0) {
+			snprintf(reason, size, "%s: sock_throttled grew by %" PRIu64 " while short-circuited",
+				 check_phase_name[i], phase[i].sock_throttled);
+			return false;
+		}
 		if (!events)
 			continue;
 		if (check_phase_knob[i] == 1 && measurement_events_total(&phase[i]) == 0) {
@@ -64,6 +83,12 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 			 "), none while disabled (skipped +%" PRIu64 ")",
 			 measurement_events_total(&phase[0]),
 			 measurement_events_total(&phase[2]), phase[1].skipped_delta);
+	else if (throttled)
+		snprintf(reason, size,
+			 "TCP throttled by socket pressure while enabled (sock_throttled +%" PRIu64
+			 ", +%" PRIu64 "), never while disabled (skipped +%" PRIu64 ")",
+			 phase[0].sock_throttled, phase[2].sock_throttled,
+			 phase[1].skipped_delta);
 	else
 		snprintf(reason, size,
 			 "no memory.pressure_level here: verified through skipped alone (+%" PRIu64 " while disabled, 0 while enabled)",
@@ -79,8 +104,10 @@ static void format_u64(char *buf, size_t size, bool have, uint64_t v)
 		snprintf(buf, size, "-");
 }
 
-void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
-		       size_t phases_done)
+/* cgroup v1: pressure events per level. */
+static void print_events_table(FILE *out,
+			       const struct measurement phase[CHECK_PHASES],
+			       size_t phases_done)
 {
 	static const char *const headers[] = {
 		"phase", "knob", "low", "medium", "critical", "skipped",
@@ -114,6 +141,59 @@ void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
 	}
 	table_print(&t, out);
 	table_free(&t);
+}
+
+/* cgroup v2: what the loopback TCP next to the reclaim went through. */
+static void print_socket_table(FILE *out,
+			       const struct measurement phase[CHECK_PHASES],
+			       size_t phases_done)
+{
+	static const char *const headers[] = {
+		"phase", "knob", "sock_throttled", "skipped", "pgscan",
+		"TCP MB/s", "sndbuf", "rcvbuf", "retrans", "seconds", NULL
+	};
+	enum { COLUMNS = 10 };
+	struct table t;
+	size_t i;
+	int c;
+
+	if (table_init(&t, headers, 0x3fe))
+		return;
+	for (i = 0; i < phases_done; i++) {
+		const struct net_figures *f = &phase[i].net;
+		char cells[COLUMNS][32];
+		const char *row[COLUMNS];
+
+		snprintf(cells[0], sizeof(cells[0]), "%s", check_phase_name[i]);
+		snprintf(cells[1], sizeof(cells[1]), "%d", check_phase_knob[i]);
+		format_u64(cells[2], sizeof(cells[2]),
+			   phase[i].have_sock_throttled, phase[i].sock_throttled);
+		format_u64(cells[3], sizeof(cells[3]), phase[i].have_skipped,
+			   phase[i].skipped_delta);
+		format_u64(cells[4], sizeof(cells[4]), phase[i].have_pgscan,
+			   phase[i].pgscan);
+		snprintf(cells[5], sizeof(cells[5]), "%.2f",
+			 net_throughput(f) / 1e6);
+		format_u64(cells[6], sizeof(cells[6]), true, f->sndbuf_max);
+		format_u64(cells[7], sizeof(cells[7]), true, f->rcvbuf_max);
+		format_u64(cells[8], sizeof(cells[8]), true, f->retrans);
+		snprintf(cells[9], sizeof(cells[9]), "%.2f", phase[i].seconds);
+		for (c = 0; c < COLUMNS; c++)
+			row[c] = cells[c];
+		if (table_add_row(&t, row))
+			break;
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
+		       size_t phases_done)
+{
+	if (phases_done && phase[0].have_net)
+		print_socket_table(out, phase, phases_done);
+	else
+		print_events_table(out, phase, phases_done);
 }
 
 int check_print_json(FILE *out, const struct measurement phase[CHECK_PHASES],
@@ -215,9 +295,12 @@ int cmd_check(int argc, char **argv)
 	}
 	if (s.events_error == -ENOENT)
 		fprintf(opts.json ? stderr : stdout,
-			"vmpctl: check: no memory.pressure_level in %s (cgroup v%d%s): verifying through skipped alone\n",
+			"vmpctl: check: no memory.pressure_level in %s (cgroup v%d%s): verifying through %s\n",
 			s.cg.path, s.cg.version,
-			s.cg.version == 2 ? ", reclaim forced by memory.max" : "");
+			s.cg.version == 2 ? ", reclaim forced by memory.max" : "",
+			s.have_sock_throttled ? "socket pressure on loopback TCP (memory.events sock_throttled) and skipped" :
+			s.socket_load ? "skipped (this kernel has no sock_throttled), with loopback TCP figures" :
+			"skipped alone");
 
 	memset(phase, 0, sizeof(phase));
 	rc = run_phases(&s, &knob, phase, &done);
@@ -251,6 +334,9 @@ int cmd_check(int argc, char **argv)
 		check_print_table(stdout, phase, CHECK_PHASES);
 		if (!memcg_pgscan_is_local(&s.cg))
 			printf("(pgscan: system-wide /proc/vmstat delta; cgroup v1 has no per-memcg scan counter)\n");
+		if (phase[0].have_net)
+			printf("(loopback TCP in the cgroup%s during the reclaim; sndbuf, rcvbuf: largest SO_SNDBUF of the sender, SO_RCVBUF of the receiver)\n",
+			       phase[0].net.private_netns ? ", in a network namespace of its own," : "");
 		printf("check: %s: %s\n", pass ? "PASS" : "FAIL", reason);
 	}
 	if (restore_rc)

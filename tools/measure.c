@@ -133,6 +133,9 @@ json_t *measurement_json(const struct measurement *m)
 	json_put(o, "pgscan", m->have_pgscan ? json_count(m->pgscan) : json_null());
 	/* milliseconds are what the clock of a reclaim run is good for */
 	json_put(o, "seconds", json_real_or_null(round(m->seconds * 1000) / 1000));
+	json_put(o, "sock_throttled", m->have_sock_throttled ?
+		 json_count(m->sock_throttled) : json_null());
+	json_put(o, "net", m->have_net ? net_figures_json(&m->net) : json_null());
 	return o;
 }
 
@@ -230,6 +233,13 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 	rc = open_cgroup(s, opts);
 	if (rc)
 		return rc;
+	if (s->cg.version == 2) {
+		uint64_t count;
+
+		s->socket_load = true;
+		s->have_sock_throttled =
+			memcg_read_sock_throttled(&s->cg, &count) == 0;
+	}
 	if (!memcg_has_pressure_level(&s->cg)) {
 		s->events_error = -ENOENT;
 		return 0;
@@ -252,10 +262,22 @@ static void settle(void)
 	nanosleep(&wait, NULL);
 }
 
+/*
+ * vmpressure() holds a memcg's socket pressure for one second: what an
+ * earlier run raised must be over before this run's counting starts.
+ */
+static void socket_pressure_expire(void)
+{
+	const struct timespec wait = { 1, 200 * 1000 * 1000 };
+
+	nanosleep(&wait, NULL);
+}
+
 int measure_run(struct measure_session *s, struct measurement *m)
 {
 	uint64_t discarded[PRESSURE_LEVELS] = { 0 };
 	uint64_t skipped_before = 0, skipped_after, scan_before = 0, scan_after;
+	uint64_t throttled_before = 0, throttled_after;
 	char why[128];
 	int err;
 
@@ -271,8 +293,16 @@ int measure_run(struct measure_session *s, struct measurement *m)
 	m->have_skipped = vmp_module_loaded() &&
 			  vmp_read_skipped(&skipped_before) == 0;
 	m->have_pgscan = memcg_read_pgscan(&s->cg, &scan_before) == 0;
+	if (s->socket_load)
+		socket_pressure_expire();
+	m->have_sock_throttled = s->have_sock_throttled &&
+		memcg_read_sock_throttled(&s->cg, &throttled_before) == 0;
 
-	err = reclaim_run(&s->cg, &s->job, &m->child);
+	m->have_net = s->socket_load;
+	if (s->socket_load)
+		err = netload_run(&s->cg, &s->job, &m->net, &m->child);
+	else
+		err = reclaim_run(&s->cg, &s->job, &m->child);
 	if (err) {
 		vmpctl_error("%s: starting the reclaim child: %s", s->cmd, strerror(-err));
 		return EXIT_CHECK_FAILED;
@@ -295,6 +325,11 @@ int measure_run(struct measure_session *s, struct measurement *m)
 		m->pgscan = scan_after - scan_before;
 	else
 		m->have_pgscan = false;
+	if (m->have_sock_throttled &&
+	    memcg_read_sock_throttled(&s->cg, &throttled_after) == 0)
+		m->sock_throttled = throttled_after - throttled_before;
+	else
+		m->have_sock_throttled = false;
 
 	if (reclaim_failure(&m->child, why, sizeof(why))) {
 		vmpctl_error("%s: reclaim child in %s: %s", s->cmd, s->cg.path, why);
@@ -357,6 +392,16 @@ static void print_measurement_text(const struct measure_session *s,
 		       " (system-wide: cgroup v1 has no per-memcg scan counter)");
 	else
 		printf("%-17s n/a\n", "pgscan:");
+	if (m->have_sock_throttled)
+		printf("%-17s %llu\n", "sock_throttled:",
+		       (unsigned long long)m->sock_throttled);
+	if (m->have_net)
+		printf("%-17s %.2f MB/s, sndbuf max %llu, rcvbuf max %llu, retrans %llu%s\n",
+		       "loopback TCP:", net_throughput(&m->net) / 1e6,
+		       (unsigned long long)m->net.sndbuf_max,
+		       (unsigned long long)m->net.rcvbuf_max,
+		       (unsigned long long)m->net.retrans,
+		       m->net.private_netns ? "" : " (host network namespace)");
 	printf("%-17s %.3f\n", "seconds:", m->seconds);
 }
 

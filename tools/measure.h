@@ -13,6 +13,7 @@
 
 #include "args.h"
 #include "cgroup.h"
+#include "netload.h"
 #include "pressure.h"
 #include "reclaim.h"
 
@@ -45,6 +46,10 @@ struct measurement {
 	uint64_t pgscan;
 	double seconds;
 	struct reclaim_result child;
+	bool have_net;			/* cgroup v2: TCP ran next to the reclaim */
+	struct net_figures net;
+	bool have_sock_throttled;	/* memory.events has sock_throttled */
+	uint64_t sock_throttled;	/* its delta */
 };
 
 uint64_t measurement_events_total(const struct measurement *m);
@@ -52,9 +57,12 @@ uint64_t measurement_events_total(const struct measurement *m);
 /*
  * The JSON object of vmpctl measure --json (a contract: the VM guest
  * tests parse it): {"cgroup_version":N,"events":{"low":N,"medium":N,
- * "critical":N},"skipped_delta":N,"pgscan":N,"seconds":F}. events is null
- * without registered levels, a level not registered is null,
- * skipped_delta is null without the module, pgscan null when unreadable.
+ * "critical":N},"skipped_delta":N,"pgscan":N,"seconds":F,
+ * "sock_throttled":N,"net":{...}}. events is null without registered
+ * levels, a level not registered is null, skipped_delta is null without
+ * the module, pgscan null when unreadable; sock_throttled is null where
+ * memory.events has no such counter, net (net_figures_json()) null on
+ * cgroup v1, where no TCP runs.
  */
 json_t *measurement_json(const struct measurement *m);
 
@@ -65,6 +73,9 @@ struct measure_session {
 	struct reclaim_job job;
 	/* Why there are no events: -ENOENT (no memory.pressure_level), ... */
 	int events_error;
+	/* cgroup v2: loopback TCP next to the reclaim (netload.h) */
+	bool socket_load;
+	bool have_sock_throttled;
 };
 
 /*

@@ -73,7 +73,14 @@ int reclaim_run(const struct memcg *cg, const struct reclaim_job *job,
 		struct reclaim_result *result)
 {
 	struct reclaim_child child = { cg, job };
-	struct child_spec spec = { .body = reclaim_child_body, .arg = &child };
+
+	return reclaim_run_body(cg, reclaim_child_body, &child, result);
+}
+
+int reclaim_run_body(const struct memcg *cg, int (*body)(void *arg),
+		     void *arg, struct reclaim_result *result)
+{
+	struct child_spec spec = { .body = body, .arg = arg };
 	uint64_t oom_before = 0, oom_after = 0;
 	bool have_oom = memcg_read_oom_kills(cg, &oom_before) == 0;
 	struct child_result res;

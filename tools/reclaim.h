@@ -45,6 +45,13 @@ int reclaim_touch(const struct reclaim_job *job);
 int reclaim_run(const struct memcg *cg, const struct reclaim_job *job,
 		struct reclaim_result *result);
 
+/*
+ * The same for another body that enters cg itself (memcg_enter_child())
+ * and exits with RECLAIM_EXIT_* the way the reclaim child does.
+ */
+int reclaim_run_body(const struct memcg *cg, int (*body)(void *arg),
+		     void *arg, struct reclaim_result *result);
+
 /* One line for a child that did not exit 0, e.g. "killed by the OOM killer". */
 const char *reclaim_failure(const struct reclaim_result *result, char *buf,
 			    size_t size);

@@ -2,6 +2,7 @@
 /* vmpctl: command dispatch only; each command lives in its own file. */
 #include "ab.h"
 #include "commands.h"
+#include "net.h"
 #include "output.h"
 #include "pft.h"
 #include "signals.h"
@@ -28,6 +29,7 @@ static const struct command commands[] = {
 	{ "watch", cmd_watch, "print memory pressure events as they arrive" },
 	{ "ab", cmd_ab, "A/B a command with the knob at 1 and 0, with statistics" },
 	{ "pft", cmd_pft, "page-fault workload, optionally in a limited memcg" },
+	{ "net", cmd_net, "loopback TCP in a memcg held at its limit (cgroup v2)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -46,6 +46,26 @@ static void good_v2(struct measurement p[CHECK_PHASES])
 	}
 }
 
+/* A v2 run on a kernel that counts sock_throttled, loopback TCP alongside. */
+static void good_v2_sockets(struct measurement p[CHECK_PHASES])
+{
+	int i;
+
+	good_v2(p);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		p[i].have_sock_throttled = true;
+		p[i].have_net = true;
+		p[i].net.private_netns = true;
+		p[i].net.bytes = 30000000;
+		p[i].net.seconds = 3;
+		p[i].net.sndbuf_max = 2626560;
+		p[i].net.rcvbuf_max = 131072;
+		p[i].net.retrans = 0;
+	}
+	p[0].sock_throttled = 41234;
+	p[2].sock_throttled = 39001;
+}
+
 static void expect_verdict(const struct measurement p[CHECK_PHASES], bool pass,
 			   const char *reason_part)
 {
@@ -151,6 +171,41 @@ static void test_fail_without_module(void **state)
 	expect_verdict(p, false, "enabled: no skipped count");
 }
 
+static void test_pass_with_sock_throttled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_sockets(p);
+	expect_verdict(p, true, "sock_throttled +41234, +39001), never while disabled (skipped +512)");
+}
+
+static void test_fail_sock_throttled_while_disabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_sockets(p);
+	p[1].sock_throttled = 1;
+	expect_verdict(p, false, "disabled: sock_throttled grew by 1 while short-circuited");
+}
+
+static void test_fail_sock_throttled_still_while_enabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_sockets(p);
+	p[0].sock_throttled = 0;
+	expect_verdict(p, false, "enabled: sock_throttled did not move");
+	good_v2_sockets(p);
+	p[2].sock_throttled = 0;
+	expect_verdict(p, false, "re-enabled: sock_throttled did not move");
+	good_v2_sockets(p);
+	p[1].have_sock_throttled = false;
+	expect_verdict(p, false, "disabled: no sock_throttled count");
+}
+
 static char *capture_table(const struct measurement p[CHECK_PHASES], size_t n)
 {
 	struct capture c;
@@ -179,6 +234,14 @@ static void test_table(void **state)
 		"phase    knob  low  medium  critical  skipped  pgscan  seconds\n"
 		"enabled     1    -       -         -        0   30000     2.00\n");
 	free(text);
+	good_v2_sockets(p);
+	text = capture_table(p, CHECK_PHASES);
+	assert_string_equal(text,
+		"phase       knob  sock_throttled  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
+		"enabled        1           41234        0   30000     10.00  2626560  131072        0     2.00\n"
+		"disabled       0               0      512   30000     10.00  2626560  131072        0     2.00\n"
+		"re-enabled     1           39001        0   30000     10.00  2626560  131072        0     2.00\n");
+	free(text);
 }
 
 static void test_json(void **state)
@@ -194,9 +257,9 @@ static void test_json(void **state)
 	text = capture_text(&c);
 	assert_string_equal(text,
 		"{\"phases\":["
-		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0}},"
-		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.0}},"
-		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0}}"
+		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}},"
+		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}},"
+		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}}"
 		"],\"pass\":false,\"reason\":\"a \\\"quoted\\\" reason\"}\n");
 	free(text);
 }
@@ -213,6 +276,9 @@ int main(void)
 		cmocka_unit_test(test_fail_without_reclaim),
 		cmocka_unit_test(test_unknown_pgscan_does_not_fail),
 		cmocka_unit_test(test_fail_without_module),
+		cmocka_unit_test(test_pass_with_sock_throttled),
+		cmocka_unit_test(test_fail_sock_throttled_while_disabled),
+		cmocka_unit_test(test_fail_sock_throttled_still_while_enabled),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json),
 	};

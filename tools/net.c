@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "net.h"
+#include "commands.h"
+#include "json.h"
+#include "output.h"
+#include "signals.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+static void net_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: vmpctl net [options]\n"
+		"Loopback TCP in a temporary memory cgroup held at its limit by a reclaim\n"
+		"hog: throughput, retransmits and socket buffers, as cgroup v2's socket\n"
+		"pressure (raised by vmpressure) leaves them.\n"
+		"\n"
+		"  -L, --limit SIZE    limit of the temporary cgroup (default %lluM)\n"
+		"  -s, --size SIZE     memory the hog touches (default 1.5 x --limit)\n"
+		"  -t, --seconds S     how long the hog and the TCP stream run (default %.0f)\n"
+		"  -j, --json          one JSON object instead of the table\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G). Needs root and swap.\n"
+		"A/B: vmpctl ab --metric '\"MB/s\":([0-9.]+)' --metric-name MB/s -- vmpctl net --json\n",
+		NET_LIMIT_DEFAULT >> 20, NET_SECONDS_DEFAULT);
+}
+
+enum parse_result net_parse_args(int argc, char **argv,
+				 struct net_options *opts)
+{
+	static const struct option longopts[] = {
+		{ "limit", required_argument, NULL, 'L' },
+		{ "size", required_argument, NULL, 's' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->limit = NET_LIMIT_DEFAULT;
+	opts->seconds = NET_SECONDS_DEFAULT;
+	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
+	while ((c = getopt_long(argc, argv, ":L:s:t:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'L':
+			if (arg_size("net", "--limit", optarg, &opts->limit))
+				return PARSE_USAGE;
+			break;
+		case 's':
+			if (arg_size("net", "--size", optarg, &opts->size))
+				return PARSE_USAGE;
+			break;
+		case 't':
+			if (arg_seconds("net", "--seconds", optarg, &opts->seconds))
+				return PARSE_USAGE;
+			break;
+		case 'j':
+			opts->json = true;
+			break;
+		case 'h':
+			net_usage(stdout);
+			return PARSE_HELP;
+		default:
+			return arg_bad_option("net", c, argv);
+		}
+	}
+	if (arg_no_operands("net", argc, argv, optind) != PARSE_RUN)
+		return PARSE_USAGE;
+	if (opts->seconds <= 0) {
+		vmpctl_error("net: --seconds must be above 0");
+		return PARSE_USAGE;
+	}
+	if (!opts->size)
+		opts->size = opts->limit + opts->limit / 2;
+	return PARSE_RUN;
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (double)(1ULL << 20);
+}
+
+void net_print_table(FILE *out, const struct net_options *opts,
+		     const struct measurement *m)
+{
+	static const char *const headers[] = {
+		"limit(M)", "hog(M)", "seconds", "MB/s", "retrans", "sndbuf",
+		"sndbuf_last", "rcvbuf", "rcv_ssthresh", "sock_throttled", NULL
+	};
+	enum { COLUMNS = 10 };
+	const struct net_figures *f = &m->net;
+	char cells[COLUMNS][32];
+	const char *row[COLUMNS];
+	struct table t;
+	int i;
+
+	snprintf(cells[0], sizeof(cells[0]), "%.0f", mib(opts->limit));
+	snprintf(cells[1], sizeof(cells[1]), "%.0f", mib(opts->size));
+	snprintf(cells[2], sizeof(cells[2]), "%.2f", f->seconds);
+	snprintf(cells[3], sizeof(cells[3]), "%.2f", net_throughput(f) / 1e6);
+	snprintf(cells[4], sizeof(cells[4]), "%llu", (unsigned long long)f->retrans);
+	snprintf(cells[5], sizeof(cells[5]), "%llu", (unsigned long long)f->sndbuf_max);
+	snprintf(cells[6], sizeof(cells[6]), "%llu", (unsigned long long)f->sndbuf_last);
+	snprintf(cells[7], sizeof(cells[7]), "%llu", (unsigned long long)f->rcvbuf_max);
+	if (f->rcv_ssthresh_min)
+		snprintf(cells[8], sizeof(cells[8]), "%llu",
+			 (unsigned long long)f->rcv_ssthresh_min);
+	else
+		snprintf(cells[8], sizeof(cells[8]), "-");
+	if (m->have_sock_throttled)
+		snprintf(cells[9], sizeof(cells[9]), "%llu",
+			 (unsigned long long)m->sock_throttled);
+	else
+		snprintf(cells[9], sizeof(cells[9]), "-");
+	for (i = 0; i < COLUMNS; i++)
+		row[i] = cells[i];
+	if (table_init(&t, headers, 0x3ff) || table_add_row(&t, row)) {
+		table_free(&t);
+		return;
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+int net_print_json(FILE *out, const struct net_options *opts,
+		   const struct measurement *m)
+{
+	const struct net_figures *f = &m->net;
+	json_t *o = json_object();
+
+	json_put(o, "limit", json_count(opts->limit));
+	json_put(o, "size", json_count(opts->size));
+	json_put(o, "seconds", json_real_or_null(f->seconds));
+	json_put(o, "MB/s", json_real_or_null(net_throughput(f) / 1e6));
+	json_put(o, "bytes", json_count(f->bytes));
+	json_put(o, "retrans", json_count(f->retrans));
+	json_put(o, "sndbuf_max", json_count(f->sndbuf_max));
+	json_put(o, "sndbuf_last", json_count(f->sndbuf_last));
+	json_put(o, "rcvbuf_max", json_count(f->rcvbuf_max));
+	json_put(o, "rcv_ssthresh_min", f->rcv_ssthresh_min ?
+		 json_count(f->rcv_ssthresh_min) : json_null());
+	json_put(o, "sock_throttled", m->have_sock_throttled ?
+		 json_count(m->sock_throttled) : json_null());
+	json_put(o, "private_netns", json_boolean(f->private_netns));
+	json_put(o, "cgroup_version", json_integer(m->cgroup_version));
+	return json_print_line(out, o);
+}
+
+int cmd_net(int argc, char **argv)
+{
+	struct net_options opts;
+	struct measure_opts mopts = { 0 };
+	struct measure_session s;
+	struct measurement m;
+	enum parse_result parsed = net_parse_args(argc, argv, &opts);
+	int rc, close_rc;
+
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
+	mopts.limit = opts.limit;
+	mopts.size = opts.size;
+	mopts.seconds = opts.seconds;
+	stop_signals_install();
+	rc = measure_open(&s, &mopts, "net");
+	if (rc)
+		return rc;
+	/* on cgroup v1 too: the figures then show TCP without socket pressure */
+	s.socket_load = true;
+	rc = measure_run(&s, &m);
+	close_rc = measure_close(&s);
+	if (stop_requested())
+		measure_report_interrupt("net", "cgroup removed");
+	if (rc)
+		return rc;
+	if (opts.json) {
+		int err = net_print_json(stdout, &opts, &m);
+
+		if (err) {
+			vmpctl_error("net: writing JSON: %s", strerror(-err));
+			return EXIT_CHECK_FAILED;
+		}
+	} else {
+		net_print_table(stdout, &opts, &m);
+	}
+	return close_rc;
+}
