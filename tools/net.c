@@ -17,6 +17,7 @@ static void net_usage(FILE *out)
 		"hog: throughput, retransmits and socket buffers, as cgroup v2's socket\n"
 		"pressure (raised by vmpressure) leaves them.\n"
 		"\n"
+		"  -c, --cgroup PATH   run in this memory cgroup instead of a temporary one\n"
 		"  -L, --limit SIZE    limit of the temporary cgroup (default %lluM)\n"
 		"  -s, --size SIZE     memory the hog touches (default 1.5 x --limit)\n"
 		"  -t, --seconds S     how long the hog and the TCP stream run (default %.0f)\n"
@@ -32,6 +33,7 @@ enum parse_result net_parse_args(int argc, char **argv,
 				 struct net_options *opts)
 {
 	static const struct option longopts[] = {
+		{ "cgroup", required_argument, NULL, 'c' },
 		{ "limit", required_argument, NULL, 'L' },
 		{ "size", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 't' },
@@ -45,8 +47,11 @@ enum parse_result net_parse_args(int argc, char **argv,
 	opts->limit = NET_LIMIT_DEFAULT;
 	opts->seconds = NET_SECONDS_DEFAULT;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":L:s:t:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:L:s:t:jh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			opts->cgroup = optarg;
+			break;
 		case 'L':
 			if (arg_size("net", "--limit", optarg, &opts->limit))
 				return PARSE_USAGE;
@@ -90,9 +95,10 @@ void net_print_table(FILE *out, const struct net_options *opts,
 {
 	static const char *const headers[] = {
 		"limit(M)", "hog(M)", "seconds", "MB/s", "retrans", "sndbuf",
-		"sndbuf_last", "rcvbuf", "rcv_ssthresh", "sock_throttled", NULL
+		"sndbuf_last", "rcvbuf", "rcv_ssthresh", "ssthresh_cuts",
+		"sock_throttled", NULL
 	};
-	enum { COLUMNS = 10 };
+	enum { COLUMNS = 11 };
 	const struct net_figures *f = &m->net;
 	char cells[COLUMNS][32];
 	const char *row[COLUMNS];
@@ -112,14 +118,16 @@ void net_print_table(FILE *out, const struct net_options *opts,
 			 (unsigned long long)f->rcv_ssthresh_min);
 	else
 		snprintf(cells[8], sizeof(cells[8]), "-");
+	snprintf(cells[9], sizeof(cells[9]), "%llu",
+		 (unsigned long long)f->rcv_ssthresh_drops);
 	if (m->have_sock_throttled)
-		snprintf(cells[9], sizeof(cells[9]), "%llu",
+		snprintf(cells[10], sizeof(cells[10]), "%llu",
 			 (unsigned long long)m->sock_throttled);
 	else
-		snprintf(cells[9], sizeof(cells[9]), "-");
+		snprintf(cells[10], sizeof(cells[10]), "-");
 	for (i = 0; i < COLUMNS; i++)
 		row[i] = cells[i];
-	if (table_init(&t, headers, 0x3ff) || table_add_row(&t, row)) {
+	if (table_init(&t, headers, 0x7ff) || table_add_row(&t, row)) {
 		table_free(&t);
 		return;
 	}
@@ -144,6 +152,8 @@ int net_print_json(FILE *out, const struct net_options *opts,
 	json_put(o, "rcvbuf_max", json_count(f->rcvbuf_max));
 	json_put(o, "rcv_ssthresh_min", f->rcv_ssthresh_min ?
 		 json_count(f->rcv_ssthresh_min) : json_null());
+	json_put(o, "rcv_ssthresh_drops", json_count(f->rcv_ssthresh_drops));
+	json_put(o, "advmss", json_count(f->advmss));
 	json_put(o, "sock_throttled", m->have_sock_throttled ?
 		 json_count(m->sock_throttled) : json_null());
 	json_put(o, "private_netns", json_boolean(f->private_netns));
@@ -162,6 +172,7 @@ int cmd_net(int argc, char **argv)
 
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
+	mopts.cgroup = opts.cgroup;
 	mopts.limit = opts.limit;
 	mopts.size = opts.size;
 	mopts.seconds = opts.seconds;

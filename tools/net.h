@@ -22,6 +22,7 @@
 #define NET_SECONDS_DEFAULT 6.0
 
 struct net_options {
+	const char *cgroup;	/* NULL: a temporary cgroup of our own */
 	uint64_t limit;		/* memory.max of the temporary cgroup */
 	uint64_t size;		/* what the hog touches; 0: 1.5 x limit */
 	double seconds;		/* how long the hog touches it, and TCP runs */
@@ -38,7 +39,8 @@ void net_print_table(FILE *out, const struct net_options *opts,
 /*
  * One line: {"limit":N,"size":N,"seconds":F,"MB/s":F,"bytes":N,
  * "retrans":N,"sndbuf_max":N,"sndbuf_last":N,"rcvbuf_max":N,
- * "rcv_ssthresh_min":N,"sock_throttled":N,"private_netns":B,
+ * "rcv_ssthresh_min":N,"rcv_ssthresh_drops":N,"advmss":N,
+ * "sock_throttled":N,"private_netns":B,
  * "cgroup_version":N}; sock_throttled null where the kernel has no such
  * counter, rcv_ssthresh_min null without a sample. 0 or -errno.
  */

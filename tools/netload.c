@@ -44,6 +44,8 @@ json_t *net_figures_json(const struct net_figures *f)
 	json_put(o, "rcvbuf_max", json_count(f->rcvbuf_max));
 	json_put(o, "rcv_ssthresh_min", f->rcv_ssthresh_min ?
 		 json_count(f->rcv_ssthresh_min) : json_null());
+	json_put(o, "rcv_ssthresh_drops", json_count(f->rcv_ssthresh_drops));
+	json_put(o, "advmss", json_count(f->advmss));
 	return o;
 }
 
@@ -99,7 +101,7 @@ static int receive(int listener, struct net_figures *fig)
 {
 	char *buf = malloc(NETLOAD_READ_BYTES);
 	double start, now;
-	uint64_t rcvbuf = 0;
+	uint64_t rcvbuf = 0, ssthresh_before = 0;
 	int fd;
 
 	fd = accept(listener, NULL, NULL);
@@ -126,11 +128,16 @@ static int receive(int listener, struct net_figures *fig)
 		if (sock_int(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf) == 0 &&
 		    rcvbuf > fig->rcvbuf_max)
 			fig->rcvbuf_max = rcvbuf;
-		if (now - start >= NETLOAD_SSTHRESH_AFTER_S &&
-		    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 &&
-		    (!fig->rcv_ssthresh_min ||
-		     info.tcpi_rcv_ssthresh < fig->rcv_ssthresh_min))
-			fig->rcv_ssthresh_min = info.tcpi_rcv_ssthresh;
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0) {
+			if (info.tcpi_rcv_ssthresh < ssthresh_before)
+				fig->rcv_ssthresh_drops++;
+			ssthresh_before = info.tcpi_rcv_ssthresh;
+			fig->advmss = info.tcpi_advmss;
+			if (now - start >= NETLOAD_SSTHRESH_AFTER_S &&
+			    (!fig->rcv_ssthresh_min ||
+			     info.tcpi_rcv_ssthresh < fig->rcv_ssthresh_min))
+				fig->rcv_ssthresh_min = info.tcpi_rcv_ssthresh;
+		}
 		pause_reader();
 	}
 	fig->seconds = monotonic_s() - start;

@@ -41,6 +41,13 @@ struct net_figures {
 	uint64_t sndbuf_last;
 	uint64_t rcvbuf_max;	/* SO_RCVBUF of the receiver, largest sample */
 	uint64_t rcv_ssthresh_min;	/* TCP_INFO of the receiver, after 1 s */
+	/*
+	 * Times the receiver's rcv_ssthresh went down between two samples.
+	 * Left alone it only grows; under memory pressure TCP cuts it to
+	 * 4 x advmss (tcp_adjust_rcv_ssthresh(), tcp_clamp_window()).
+	 */
+	uint64_t rcv_ssthresh_drops;
+	uint64_t advmss;		/* the receiver's */
 	uint64_t retrans;	/* tcpi_total_retrans of the sender */
 	uint64_t samples;
 };

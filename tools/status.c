@@ -2,20 +2,95 @@
 /* vmpctl status: the knob, the module and the cgroup layout at a glance. */
 #include "args.h"
 #include "commands.h"
+#include "fileio.h"
 #include "json.h"
 #include "knob.h"
+#include "netload.h"
 #include "output.h"
 #include "status.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+
+bool cmdline_disables_socket_accounting(const char *cmdline)
+{
+	static const char key[] = "cgroup.memory=";
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		bool word_start = p == cmdline || p[-1] == ' ';
+		const char *v = p + strlen(key);
+
+		p = v;
+		if (!word_start)
+			continue;
+		/* a comma-separated list: nosocket, nokmem, nobpf */
+		while (*v && *v != ' ' && *v != '\n') {
+			size_t len = strcspn(v, ", \n");
+
+			if (len == 8 && strncmp(v, "nosocket", 8) == 0)
+				return true;
+			v += len;
+			if (*v == ',')
+				v++;
+		}
+	}
+	return false;
+}
+
+int status_gather_sockets(struct status *st, const char *cgroup)
+{
+	struct memcg cg;
+	int err;
+
+	snprintf(st->sock_cgroup, sizeof(st->sock_cgroup), "%s", cgroup);
+	err = memcg_open_existing(cgroup, &cg);
+	if (!err && cg.version != 2)
+		err = -EPROTONOSUPPORT;
+	if (!err) {
+		err = memcg_read_sock_throttled(&cg, &st->sock_throttled);
+		st->sock_cgroup_read = err == 0 || err == -ENOENT;
+		st->has_sock_throttled = err == 0;
+		if (err == -ENOENT)
+			err = 0;
+	}
+	return err;
+}
+
+/* The first child of the cgroup2 root with memory.events (the root has none). */
+static void gather_sockets_from_a_child(struct status *st)
+{
+	DIR *dir = opendir(st->layout.v2_root);
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		char path[PATH_MAX], events[PATH_MAX];
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    path_join(path, sizeof(path), st->layout.v2_root, e->d_name) ||
+		    path_join(events, sizeof(events), path, "memory.events") ||
+		    access(events, R_OK))
+			continue;
+		if (status_gather_sockets(st, path) == 0)
+			break;
+	}
+	closedir(dir);
+	if (!st->sock_cgroup_read)
+		st->sock_cgroup[0] = '\0';
+}
 
 void status_gather(struct status *st)
 {
+	char cmdline[4096];
+
 	struct utsname uts;
 
 	memset(st, 0, sizeof(*st));
@@ -32,6 +107,18 @@ void status_gather(struct status *st)
 				st->pressure_level = memcg_has_pressure_level(&root);
 		}
 	}
+	if (st->v2_memory && !st->layout.v1_memory[0]) {
+		st->socket_accounting =
+			read_text_file("/proc/cmdline", cmdline, sizeof(cmdline)) ||
+			!cmdline_disables_socket_accounting(cmdline);
+		gather_sockets_from_a_child(st);
+	}
+}
+
+/* cgroup v2 carries the memory controller (the v1 one is not mounted). */
+static bool cgroup_v2_in_use(const struct status *st)
+{
+	return st->v2_memory && !st->layout.v1_memory[0];
 }
 
 static const char *cgroup_summary(const struct status *st)
@@ -87,6 +174,12 @@ int status_print_json(FILE *out, const struct status *st)
 	json_put(o, "cgroup2", text_or_null(st->layout.v2_root));
 	json_put(o, "cgroup2_memory", json_boolean(st->v2_memory));
 	json_put(o, "pressure_level", json_boolean(st->pressure_level));
+	json_put(o, "socket_accounting", cgroup_v2_in_use(st) ?
+		 json_boolean(st->socket_accounting) : json_null());
+	json_put(o, "sock_throttled_cgroup", text_or_null(st->sock_cgroup));
+	json_put(o, "sock_throttled", !st->sock_cgroup_read ? json_null() :
+		 st->has_sock_throttled ? json_count(st->sock_throttled) :
+		 json_false());
 	return json_print_line(out, o);
 }
 
@@ -111,22 +204,41 @@ void status_print_text(FILE *out, const struct status *st)
 	fprintf(out, "pressure_level:  %s\n", st->pressure_level ? "available" :
 		st->layout.v1_memory[0] ? "not available" :
 		"not available (no cgroup-v1 memory hierarchy)");
+	if (!cgroup_v2_in_use(st))
+		return;
+	fprintf(out, "socket memory:   %s\n", st->socket_accounting ?
+		"charged to memory cgroups (vmpressure raises their socket pressure)" :
+		"not charged (cgroup.memory=nosocket): the knob cannot change TCP");
+	if (!st->sock_cgroup_read)
+		fprintf(out, "sock_throttled:  unknown (no memory cgroup below %s to ask; try --cgroup)\n",
+			st->layout.v2_root);
+	else if (st->has_sock_throttled)
+		fprintf(out, "sock_throttled:  %llu in %s\n",
+			(unsigned long long)st->sock_throttled, st->sock_cgroup);
+	else
+		fprintf(out, "sock_throttled:  not counted by this kernel (memory.events of %s)\n",
+			st->sock_cgroup);
 }
 
 int cmd_status(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "cgroup", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *cgroup = NULL;
 	struct status st;
 	bool json = false;
-	int c;
+	int c, err;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:jh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			cgroup = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -134,11 +246,15 @@ int cmd_status(int argc, char **argv)
 			printf("Usage: vmpctl status [options]\n\n"
 			       "Show the knob, backend, skipped count and targets of %s,\n"
 			       "the kernel release, the cgroup layout and whether\n"
-			       "memory.pressure_level is available.\n"
+			       "memory.pressure_level is available; on cgroup v2, whether\n"
+			       "socket memory is charged to memory cgroups and whether the\n"
+			       "kernel counts sock_throttled (asked of --cgroup, else of a\n"
+			       "child of the cgroup2 root).\n"
 			       "\n"
 			       "Options:\n"
-			       "  -j, --json   one JSON object instead of text\n"
-			       "  -h, --help   show this help\n", VMP_MODULE_NAME);
+			       "  -c, --cgroup PATH  the cgroup-v2 memory cgroup to ask\n"
+			       "  -j, --json         one JSON object instead of text\n"
+			       "  -h, --help         show this help\n", VMP_MODULE_NAME);
 			return 0;
 		default:
 			arg_bad_option("status", c, argv);
@@ -148,6 +264,16 @@ int cmd_status(int argc, char **argv)
 	if (arg_no_operands("status", argc, argv, optind) != PARSE_RUN)
 		return EXIT_USAGE;
 	status_gather(&st);
+	if (cgroup) {
+		err = status_gather_sockets(&st, cgroup);
+		if (err) {
+			vmpctl_error("status: %s: %s", cgroup,
+				     err == -EPROTONOSUPPORT ? "not a cgroup-v2 cgroup" :
+				     err == -ENODEV ? "not a memory cgroup" :
+				     strerror(-err));
+			return EXIT_ENVIRONMENT;
+		}
+	}
 	if (st.loaded && !st.readable)
 		vmpctl_error("status: reading %s: %s", vmp_sysfs_dir,
 			     "attributes missing or malformed");

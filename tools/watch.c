@@ -3,22 +3,27 @@
 #include "args.h"
 #include "cgroup.h"
 #include "commands.h"
+#include "fileio.h"
+#include "netload.h"
 #include "output.h"
 #include "pressure.h"
 #include "signals.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* How often to look whether the cgroup still exists when nothing happens. */
 #define WATCH_POLL_MS 1000
 
 /* A reader that went away (EPIPE) ends the watch. */
-static void print_event(FILE *out, enum pressure_level level, uint64_t count)
+static void print_event(FILE *out, const char *what, uint64_t count)
 {
 	struct timespec now;
 	struct tm tm;
@@ -28,7 +33,7 @@ static void print_event(FILE *out, enum pressure_level level, uint64_t count)
 	gmtime_r(&now.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 	fprintf(out, "%s.%03ldZ  %-8s  %llu\n", stamp, now.tv_nsec / 1000000,
-		pressure_level_name(level), (unsigned long long)count);
+		what, (unsigned long long)count);
 	if (fflush(out) == EOF)
 		stop_note_write_error(errno);
 }
@@ -75,10 +80,12 @@ static enum parse_result watch_parse_args(int argc, char **argv,
 			printf("Usage: vmpctl watch [options]\n"
 			       "\n"
 			       "Print each memory pressure event (UTC time, level, count) until\n"
-			       "interrupted or until the cgroup is removed.\n"
+			       "interrupted or until the cgroup is removed. Given a cgroup-v2\n"
+			       "cgroup, print each increment of its memory.events sock_throttled\n"
+			       "(TCP throttled by socket pressure) the same way.\n"
 			       "\n"
 			       "Options:\n"
-			       "  -c, --cgroup PATH   cgroup-v1 memory cgroup (default: the hierarchy root)\n"
+			       "  -c, --cgroup PATH   memory cgroup (default: the v1 hierarchy root)\n"
 			       "  -l, --level LEVEL   low, medium, critical or all (default all)\n"
 			       "  -m, --mode MODE     default, hierarchy or local (default default)\n"
 			       "  -h, --help          show this help\n");
@@ -117,6 +124,17 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 		vmpctl_error("watch: %s: %s", wanted, strerror(-err));
 		return EXIT_ENVIRONMENT;
 	}
+	if (cg->version == 2) {
+		uint64_t count;
+
+		err = memcg_read_sock_throttled(cg, &count);
+		if (!err)
+			return 0;
+		vmpctl_error("watch: %s: %s", wanted, err == -ENOENT ?
+			     "its memory.events has no sock_throttled (this kernel does not count it; cgroup v2 has no pressure events)" :
+			     strerror(-err));
+		return EXIT_ENVIRONMENT;
+	}
 	if (!memcg_has_pressure_level(cg)) {
 		vmpctl_error("watch: %s: no memory.pressure_level (cgroup v%d)%s",
 			     wanted, cg->version, cg->version == 2 ?
@@ -124,6 +142,74 @@ static int resolve_cgroup(const char *wanted, struct memcg *cg)
 		return EXIT_ENVIRONMENT;
 	}
 	return 0;
+}
+
+static int read_sock_throttled_fd(int fd, uint64_t *count)
+{
+	char text[1024];
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	text[n] = '\0';
+	return find_keyed_u64(text, "sock_throttled", count);
+}
+
+/*
+ * cgroup v2: the kernel notifies a change of memory.events (kernfs
+ * POLLPRI); the timeout also catches the cgroup's removal.
+ */
+static int watch_sock_throttled(const struct memcg *cg)
+{
+	char path[PATH_MAX];
+	uint64_t last, now;
+	int fd, err, rc = 0;
+
+	err = memcg_file(cg, "memory.events", path, sizeof(path));
+	fd = err ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		vmpctl_error("watch: opening %s/memory.events: %s", cg->path,
+			     strerror(err ? -err : errno));
+		return EXIT_ENVIRONMENT;
+	}
+	err = read_sock_throttled_fd(fd, &last);
+	if (err) {
+		vmpctl_error("watch: reading %s: %s", path, strerror(-err));
+		close(fd);
+		return EXIT_CHECK_FAILED;
+	}
+	fprintf(stderr, "vmpctl: watch: sock_throttled of %s, now %llu; ^C to stop\n",
+		cg->path, (unsigned long long)last);
+	while (!stop_requested()) {
+		struct pollfd fds[2] = {
+			{ .fd = fd, .events = POLLPRI },
+			{ .fd = stop_wake_fd(), .events = POLLIN },
+		};
+
+		if (poll(fds, 2, WATCH_POLL_MS) < 0 && errno != EINTR) {
+			vmpctl_error("watch: waiting on %s: %s", path, strerror(errno));
+			rc = EXIT_CHECK_FAILED;
+			break;
+		}
+		if (stop_requested())
+			break;
+		if (!still_exists(cg->path)) {
+			fprintf(stderr, "vmpctl: watch: %s was removed; stopping\n",
+				cg->path);
+			break;
+		}
+		err = read_sock_throttled_fd(fd, &now);
+		if (err) {
+			vmpctl_error("watch: reading %s: %s", path, strerror(-err));
+			rc = EXIT_CHECK_FAILED;
+			break;
+		}
+		if (now > last)
+			print_event(stdout, "sock_throttled", now - last);
+		last = now;
+	}
+	close(fd);
+	return rc;
 }
 
 int cmd_watch(int argc, char **argv)
@@ -143,6 +229,8 @@ int cmd_watch(int argc, char **argv)
 	if (rc)
 		return rc;
 	stop_signals_install();
+	if (cg.version == 2)
+		return watch_sock_throttled(&cg);
 	err = pressure_listen(&listener, cg.path, levels, mode);
 	if (err) {
 		vmpctl_error("watch: registering on %s/memory.pressure_level: %s",
@@ -180,7 +268,7 @@ int cmd_watch(int argc, char **argv)
 		}
 		for (i = 0; i < PRESSURE_LEVELS; i++)
 			if (counts[i])
-				print_event(stdout, i, counts[i]);
+				print_event(stdout, pressure_level_name(i), counts[i]);
 	}
 	pressure_close(&listener);
 	return rc;

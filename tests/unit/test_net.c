@@ -23,7 +23,7 @@ static void test_parse_args(void **state)
 	const char *defaults[] = { "net", NULL };
 	const char *full[] = { "net", "--limit", "32M", "--size", "80M",
 			       "--seconds", "2.5", "--json", NULL };
-	const char *shorts[] = { "net", "-L", "16", "-t", "1", "-j", NULL };
+	const char *shorts[] = { "net", "-L", "16", "-t", "1", "-j", "-c", "/cg", NULL };
 	const char *zero_seconds[] = { "net", "-t", "0", NULL };
 	const char *bad_size[] = { "net", "-s", "lots", NULL };
 	const char *stray[] = { "net", "extra", NULL };
@@ -37,6 +37,7 @@ static void test_parse_args(void **state)
 	assert_int_equal(o.size, 96ULL << 20);
 	assert_true(o.seconds == 6.0);
 	assert_false(o.json);
+	assert_null(o.cgroup);
 
 	assert_int_equal(parse(&o, 8, full), PARSE_RUN);
 	assert_int_equal(o.limit, 32ULL << 20);
@@ -45,7 +46,8 @@ static void test_parse_args(void **state)
 	assert_true(o.json);
 
 	/* a bare number is MiB; the hog follows the limit */
-	assert_int_equal(parse(&o, 6, shorts), PARSE_RUN);
+	assert_int_equal(parse(&o, 8, shorts), PARSE_RUN);
+	assert_string_equal(o.cgroup, "/cg");
 	assert_int_equal(o.limit, 16ULL << 20);
 	assert_int_equal(o.size, 24ULL << 20);
 	assert_true(o.seconds == 1.0);
@@ -74,7 +76,9 @@ static void sample(struct net_options *o, struct measurement *m)
 	m->net.sndbuf_max = 2626560;
 	m->net.sndbuf_last = 87040;
 	m->net.rcvbuf_max = 131072;
-	m->net.rcv_ssthresh_min = 26880;
+	m->net.rcv_ssthresh_min = 261932;
+	m->net.rcv_ssthresh_drops = 17;
+	m->net.advmss = 65483;
 	m->have_sock_throttled = true;
 	m->sock_throttled = 41234;
 }
@@ -105,14 +109,14 @@ static void test_table(void **state)
 	sample(&o, &m);
 	text = capture(&o, &m, false);
 	assert_string_equal(text,
-		"limit(M)  hog(M)  seconds  MB/s  retrans   sndbuf  sndbuf_last  rcvbuf  rcv_ssthresh  sock_throttled\n"
-		"      64      96     2.50  5.00        3  2626560        87040  131072         26880           41234\n");
+		"limit(M)  hog(M)  seconds  MB/s  retrans   sndbuf  sndbuf_last  rcvbuf  rcv_ssthresh  ssthresh_cuts  sock_throttled\n"
+		"      64      96     2.50  5.00        3  2626560        87040  131072        261932             17           41234\n");
 	free(text);
 	/* 6.12: no counter; no receiver sample after slow start */
 	m.have_sock_throttled = false;
 	m.net.rcv_ssthresh_min = 0;
 	text = capture(&o, &m, false);
-	assert_non_null(strstr(text, "131072             -               -\n"));
+	assert_non_null(strstr(text, "131072             -             17               -\n"));
 	free(text);
 }
 
@@ -128,8 +132,8 @@ static void test_json(void **state)
 	assert_string_equal(text,
 		"{\"limit\":67108864,\"size\":100663296,\"seconds\":2.5,\"MB/s\":5.0,"
 		"\"bytes\":12500000,\"retrans\":3,\"sndbuf_max\":2626560,"
-		"\"sndbuf_last\":87040,\"rcvbuf_max\":131072,\"rcv_ssthresh_min\":26880,"
-		"\"sock_throttled\":41234,\"private_netns\":true,\"cgroup_version\":2}\n");
+		"\"sndbuf_last\":87040,\"rcvbuf_max\":131072,\"rcv_ssthresh_min\":261932,"
+		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"sock_throttled\":41234,\"private_netns\":true,\"cgroup_version\":2}\n");
 	free(text);
 	m.have_sock_throttled = false;
 	m.net.rcv_ssthresh_min = 0;
@@ -140,7 +144,7 @@ static void test_json(void **state)
 		"{\"limit\":67108864,\"size\":100663296,\"seconds\":0.0,\"MB/s\":0.0,"
 		"\"bytes\":12500000,\"retrans\":3,\"sndbuf_max\":2626560,"
 		"\"sndbuf_last\":87040,\"rcvbuf_max\":131072,\"rcv_ssthresh_min\":null,"
-		"\"sock_throttled\":null,\"private_netns\":false,\"cgroup_version\":2}\n");
+		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"sock_throttled\":null,\"private_netns\":false,\"cgroup_version\":2}\n");
 	free(text);
 }
 

@@ -143,6 +143,78 @@ static void test_module_missing(void **state)
 	free(text);
 }
 
+static void test_cmdline_socket_accounting(void **state)
+{
+	(void)state;
+	assert_false(cmdline_disables_socket_accounting("BOOT_IMAGE=/vmlinuz ro quiet\n"));
+	assert_true(cmdline_disables_socket_accounting("ro cgroup.memory=nosocket\n"));
+	assert_true(cmdline_disables_socket_accounting("cgroup.memory=nokmem,nosocket quiet"));
+	assert_true(cmdline_disables_socket_accounting("a cgroup.memory=nosocket,nokmem b"));
+	assert_false(cmdline_disables_socket_accounting("cgroup.memory=nokmem quiet nosocket"));
+	assert_false(cmdline_disables_socket_accounting("xcgroup.memory=nosocket"));
+	assert_false(cmdline_disables_socket_accounting("cgroup.memory=nosockets"));
+}
+
+/* A cgroup-v2 machine as status_gather() would find it. */
+static void v2_status(struct status *st)
+{
+	memset(st, 0, sizeof(*st));
+	strcpy(st->kernel, "7.3.4+deb13-amd64");
+	strcpy(st->layout.v2_root, "/sys/fs/cgroup");
+	st->v2_memory = true;
+	st->socket_accounting = true;
+	strcpy(st->sock_cgroup, "/sys/fs/cgroup/app");
+	st->sock_cgroup_read = true;
+	st->has_sock_throttled = true;
+	st->sock_throttled = 417;
+}
+
+static void test_v2_sockets(void **state)
+{
+	struct status st;
+	char *text;
+
+	(void)state;
+	v2_status(&st);
+	text = capture(&st, false);
+	expect_contains(text, "socket memory:   charged to memory cgroups (vmpressure raises their socket pressure)\n");
+	expect_contains(text, "sock_throttled:  417 in /sys/fs/cgroup/app\n");
+	free(text);
+	text = capture(&st, true);
+	expect_contains(text, "\"socket_accounting\":true,\"sock_throttled_cgroup\":\"/sys/fs/cgroup/app\",\"sock_throttled\":417}\n");
+	free(text);
+
+	/* 6.12: memory.events without the counter */
+	st.has_sock_throttled = false;
+	st.socket_accounting = false;
+	text = capture(&st, false);
+	expect_contains(text, "socket memory:   not charged (cgroup.memory=nosocket)");
+	expect_contains(text, "sock_throttled:  not counted by this kernel (memory.events of /sys/fs/cgroup/app)\n");
+	free(text);
+	text = capture(&st, true);
+	expect_contains(text, "\"socket_accounting\":false,\"sock_throttled_cgroup\":\"/sys/fs/cgroup/app\",\"sock_throttled\":false}\n");
+	free(text);
+
+	/* no memory cgroup to ask */
+	st.sock_cgroup_read = false;
+	st.sock_cgroup[0] = '\0';
+	text = capture(&st, false);
+	expect_contains(text, "sock_throttled:  unknown (no memory cgroup below /sys/fs/cgroup to ask; try --cgroup)\n");
+	free(text);
+	text = capture(&st, true);
+	expect_contains(text, "\"sock_throttled_cgroup\":null,\"sock_throttled\":null}\n");
+	free(text);
+
+	/* cgroup v1: nothing about sockets */
+	strcpy(st.layout.v1_memory, "/sys/fs/cgroup/memory");
+	text = capture(&st, false);
+	assert_null(strstr(text, "socket memory:"));
+	free(text);
+	text = capture(&st, true);
+	expect_contains(text, "\"socket_accounting\":null,");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +222,8 @@ int main(void)
 		cmocka_unit_test(test_one_target),
 		cmocka_unit_test(test_unreadable_module),
 		cmocka_unit_test(test_module_missing),
+		cmocka_unit_test(test_cmdline_socket_accounting),
+		cmocka_unit_test(test_v2_sockets),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
