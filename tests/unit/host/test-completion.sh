@@ -38,6 +38,7 @@ expect "hierarchy" vmpctl watch -m h
 expect "abba random" vmpctl ab --order ""
 expect "--metric --metric-name" vmpctl ab --met
 expect "--memcg-limit" vmpctl pft --mem
+expect "--seconds" vmpctl net --sec
 mkdir "$scratch/cg" "$scratch/cg/app"
 expect "$scratch/cg/app" vmpctl watch --cgroup "$scratch/cg/a"
 printf 'always [madvise] never\n' >"$scratch/thp"
@@ -53,7 +54,7 @@ touch "$scratch/input.txt"
 expect "$scratch/input.txt" vmpctl ab -- cat "$scratch/inp"
 
 # The options offered are exactly those --help documents (long and short).
-for cmd in status enable disable measure check watch ab pft; do
+for cmd in status enable disable measure check watch ab pft net; do
 	documented=$("$VMPCTL" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' |
 		tr -s ', ' '\n' | grep . | sort -u | tr '\n' ' ')
 	offered=$(_vmpctl_options "$cmd" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
@@ -71,7 +72,7 @@ man_section() {
 		/^\.S[SH] / { inside = ($0 == ".SS " title) }
 		inside' "$TOOLS/vmpctl.1"
 }
-for cmd in status enable measure check watch ab pft; do
+for cmd in status enable measure check watch ab pft net; do
 	case $cmd in
 	enable) title="enable, on, disable, off" ;;
 	check) title=measure ;;
@@ -89,7 +90,7 @@ for cmd in status enable measure check watch ab pft; do
 done
 
 # A short option means the same long option wherever it exists.
-pairs=$(for cmd in status enable measure check watch ab pft; do
+pairs=$(for cmd in status enable measure check watch ab pft net; do
 	"$VMPCTL" "$cmd" --help | grep -oE '^ +-[a-zA-Z], --[a-z-]+' | tr -d ' ,'
 done | sort -u)
 clashes=$(cut -c1-2 <<<"$pairs" | uniq -d | tr '\n' ' ')

@@ -76,12 +76,11 @@ test_vmpctl_net_reports_throughput() {
 	[ "$status" -eq 0 ] || fail "vmpctl net exited $status"
 	bytes=$(json_field bytes /tmp/net.json)
 	rate=$(json_field 'MB\/s' /tmp/net.json)
-	[ -n "$bytes" ] && [ "$bytes" -gt 0 ] || fail "vmpctl net received '$bytes' bytes"
+	[ "${bytes:-0}" -gt 0 ] || fail "vmpctl net received '$bytes' bytes"
 	case $rate in
 	'' | null | 0 | 0.0) fail "vmpctl net reports a throughput of '$rate' MB/s" ;;
 	esac
-	[ "$(json_field private_netns /tmp/net.json)" = true ] ||
-		grep -q '"private_netns":true' /tmp/net.json || fail "vmpctl net did not get a network namespace of its own"
+	grep -q '"private_netns":true' /tmp/net.json || fail "vmpctl net did not get a network namespace of its own"
 	[ "$(memcg_children)" = "$before" ] || fail "cgroups left after vmpctl net: $(memcg_children | tr '\n' ' ')"
 }
 
@@ -108,8 +107,78 @@ test_vmpctl_watch_sock_throttled() {
 	rmdir "$cg"
 	[ "$status" -eq 0 ] || fail "vmpctl net --cgroup $cg exited $status"
 	counted=$(json_field sock_throttled /tmp/watch-net.json)
-	[ -n "$counted" ] && [ "$counted" -gt 0 ] || fail "sock_throttled did not move in $cg ('$counted')"
+	case $counted in
+	'' | null | 0) fail "sock_throttled did not move in $cg ('$counted')" ;;
+	esac
 	grep -q '  sock_throttled  ' /tmp/watch.out || fail "vmpctl watch printed no sock_throttled line"
 	printed=$(awk '$2 == "sock_throttled" { n += $3 } END { print n + 0 }' /tmp/watch.out)
 	[ "$printed" -eq "$counted" ] || fail "vmpctl watch printed increments adding to $printed, the cgroup counted $counted"
+}
+
+TRACING=/sys/kernel/tracing
+
+# Counts calls of FUNCTION with the kernel's function tracer: trace_start
+# FUNCTION arms it with an empty buffer, trace_count prints the calls so far.
+trace_start() {
+	echo "$1" >"$TRACING/set_ftrace_filter" || fail "cannot trace $1"
+	echo function >"$TRACING/current_tracer"
+	: >"$TRACING/trace"
+	echo 1 >"$TRACING/tracing_on"
+}
+
+trace_count() {
+	grep -c " $1 <-" "$TRACING/trace" || true
+}
+
+trace_stop() {
+	echo nop >"$TRACING/current_tracer"
+	: >"$TRACING/set_ftrace_filter"
+	: >"$TRACING/trace"
+}
+
+# Issue 12, on every cgroup-v2 kernel: vmpctl net (loopback TCP in a memcg
+# at its limit) at knob 1, 0, 1. The kernel's own evidence per phase:
+# sock_throttled where memory.events counts it (7.3), else the function
+# tracer counting vmpressure's work item, which vmpressure() schedules only
+# when it runs (6.12). TCP's own: with the knob at 0 no socket pressure,
+# so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
+# not asserted: in a 6.12 guest they came in 6 of 8 short phases (README).
+test_net_socket_pressure_follows_knob() {
+	local phase=0 knob status throttled drops work tracer=no
+	need_module
+	need_cgroup_v2
+	if grep -q '^vmpressure_work_fn$' "$TRACING/available_filter_functions"; then
+		tracer=yes
+	elif ! kernel_has_sock_throttled; then
+		fail "neither sock_throttled nor a traceable vmpressure_work_fn: no kernel evidence left"
+	fi
+	for knob in 1 0 1; do
+		phase=$((phase + 1))
+		set_knob "$knob"
+		[ "$tracer" = no ] || trace_start vmpressure_work_fn
+		status=0
+		vmpctl net --json >/tmp/net-phase.json || status=$?
+		work=$([ "$tracer" = no ] || trace_count vmpressure_work_fn)
+		[ "$tracer" = no ] || trace_stop
+		cat /tmp/net-phase.json
+		[ "$status" -eq 0 ] || fail "phase $phase: vmpctl net exited $status"
+		throttled=$(json_field sock_throttled /tmp/net-phase.json)
+		drops=$(json_field rcv_ssthresh_drops /tmp/net-phase.json)
+		echo "phase $phase knob $knob: sock_throttled $throttled, vmpressure_work_fn ${work:--}, rcv_ssthresh cuts $drops, $(json_field 'MB\/s' /tmp/net-phase.json) MB/s"
+		if [ "$throttled" != null ]; then
+			if [ "$knob" = 1 ]; then
+				[ "$throttled" -gt 0 ] || fail "phase $phase (knob 1): sock_throttled did not move"
+			else
+				[ "$throttled" -eq 0 ] || fail "phase $phase (knob 0): sock_throttled grew by $throttled"
+			fi
+		fi
+		if [ "$tracer" = yes ]; then
+			if [ "$knob" = 1 ]; then
+				[ "$work" -gt 0 ] || fail "phase $phase (knob 1): vmpressure_work_fn never ran under reclaim"
+			else
+				[ "$work" -eq 0 ] || fail "phase $phase (knob 0): vmpressure_work_fn ran $work times"
+			fi
+		fi
+		[ "$knob" = 1 ] || [ "$drops" -eq 0 ] || fail "phase $phase (knob 0): TCP cut rcv_ssthresh $drops times without socket pressure"
+	done
 }
