@@ -30,7 +30,7 @@ copy_tree = mkdir -p $(1) && \
 	fi
 
 .PHONY: all module tools deps check lint unit check-harness check-pkg check-pkg-vm check-trixie \
-	check-vm check-tier2 check-hooks check-matrix demo bench deb install-module-source install \
+	check-vm check-tier2 check-hooks check-matrix demo demo-v2 bench deb install-module-source install \
 	uninstall clean
 
 all: module tools
@@ -107,6 +107,11 @@ check-matrix:
 demo:
 	scripts/deps vm
 	tests/vm/run --demo $(DEMO_LANE)
+
+# The cgroup-v2 story on Debian 13's 7.3 (sock_throttled): tests/vm/guest/demo-v2.sh.
+demo-v2:
+	scripts/deps vm
+	VMPCTL_VM_DEMO_SCRIPT=tests/vm/guest/demo-v2.sh tests/vm/run --demo 7.3
 
 bench:
 	scripts/deps vm bench
