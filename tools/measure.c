@@ -36,7 +36,10 @@ static void measure_usage(const char *cmd, FILE *out)
 		strcmp(cmd, "check") == 0 ?
 		"Prove the knob: measure reclaim with the knob at 1, 0 and 1 again.\n"
 		"Exit 0 only when pressure events arrive while enabled, none while\n"
-		"disabled (with skipped growing), and they come back when re-enabled." :
+		"disabled (with skipped growing), and they come back when re-enabled.\n"
+		"On cgroup v2, loopback TCP runs in the cgroup next to the reclaim, and\n"
+		"where memory.events counts sock_throttled it must grow while enabled\n"
+		"and stay still while disabled." :
 		"Force reclaim in a memory cgroup once and report pressure events per\n"
 		"level, the module's skipped delta and pages scanned.",
 		MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
