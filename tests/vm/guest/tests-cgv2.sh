@@ -142,7 +142,7 @@ trace_stop() {
 # tracer counting vmpressure's work item, which vmpressure() schedules only
 # when it runs (6.12). TCP's own: with the knob at 0 no socket pressure,
 # so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
-# not asserted: in 6.12 guests they came in 7 of 10 phases (README).
+# not asserted: in 6.12 guests they came in 10 of 15 phases (README).
 test_net_socket_pressure_follows_knob() {
 	local phase=0 knob status throttled drops work tracer=no
 	need_module
