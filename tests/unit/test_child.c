@@ -230,7 +230,8 @@ static void stubborn_grace(void)
 	char *argv[] = { "sh", "-c", "trap '' TERM; exec sleep 10", NULL };
 	struct child_spec spec = { .argv = argv, .stop_grace_s = 0.3 };
 	struct child_result r;
-	pid_t helper = send_later(SIGTERM, 300, 0);
+	/* late enough for sh to have set its trap on a loaded machine */
+	pid_t helper = send_later(SIGTERM, 1000, 0);
 
 	REQUIRE(child_run(&spec, &r) == 0);
 	waitpid(helper, NULL, 0);
@@ -251,7 +252,7 @@ static void stubborn_second_stop(void)
 	char *argv[] = { "sh", "-c", "trap '' TERM; exec sleep 10", NULL };
 	struct child_spec spec = { .argv = argv };
 	struct child_result r;
-	pid_t helper = send_later(SIGTERM, 300, 600);
+	pid_t helper = send_later(SIGTERM, 1000, 1300);
 
 	REQUIRE(child_run(&spec, &r) == 0);
 	waitpid(helper, NULL, 0);
