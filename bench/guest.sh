@@ -26,8 +26,11 @@ TOGGLE_RUNS=200
 # shellcheck disable=SC2016 # expanded by vmpctl ab's shell, not here
 MODULE_STATE='module_state() { if [ "$1" = absent ]; then ! [ -d '"$KNOB_DIR"' ] || rmmod vmpressure_ctl; else [ -d '"$KNOB_DIR"' ] || insmod '"$MODULE"'; fi; }; module_state'
 
+# rmmod is refused while hooked (enabled=0): back to 1 first.
 unload() {
-	! module_loaded || rmmod vmpressure_ctl
+	module_loaded || return 0
+	echo 1 >"$KNOB_DIR/enabled"
+	rmmod vmpressure_ctl
 }
 
 # Reloads vmpressure_ctl with insmod parameters; fails quietly when the

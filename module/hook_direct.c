@@ -3,41 +3,75 @@
  * direct backend: an ftrace direct call from the targets' fentry sites to
  * vmpc_direct_tramp, which drops the return address into the target and
  * jumps to vmpc_stub. No ftrace callback runs and no registers are saved,
- * which makes it the cheapest backend. A direct ops cannot share a target
- * with an IPMODIFY user (a livepatch): either registration gets -EBUSY.
+ * which makes it the cheapest backend.
+ *
+ * A function has at most one direct call, so a BPF trampoline (or any
+ * other direct caller) on a target makes registration fail with -EBUSY;
+ * so does an IPMODIFY user (a livepatch), which a direct ops without an
+ * ops_func cannot share a function with. The kernel sets this ops' flags
+ * itself, so it cannot carry FTRACE_OPS_FL_PERMANENT: armed() reads the
+ * call sites instead.
  */
 #include <linux/ftrace.h>
 
 #include "compat.h"
+#include "testing.h"
 #include "vmpressure_ctl.h"
 
 #ifdef VMPC_HAVE_DIRECT
 
 /* register_ftrace_direct*() fills in func, flags and trampoline. */
 static struct ftrace_ops vmpc_direct_ops;
+static struct vmpc_site vmpc_direct_sites[VMPC_MAX_TARGETS];
 static unsigned int vmpc_direct_nr_resolved;
+static unsigned long vmpc_direct_addr;
+static bool vmpc_direct_refused_late;
 
 static int vmpc_direct_resolve(const char *symbol)
 {
+	unsigned int n = vmpc_direct_nr_resolved;
 	int err;
 
-	err = vmpc_ftrace_filter_add(&vmpc_direct_ops, symbol,
-				     vmpc_direct_nr_resolved == 0);
-	if (!err)
-		vmpc_direct_nr_resolved++;
-	return err;
+	if (n == VMPC_MAX_TARGETS)
+		return -ENOSPC;
+	err = vmpc_ftrace_filter_add(&vmpc_direct_ops, symbol, n == 0);
+	if (err)
+		return err;
+	vmpc_site_find(symbol, &vmpc_direct_sites[n]);
+	vmpc_direct_nr_resolved++;
+	return 0;
 }
 
 static int vmpc_direct_attach(void)
 {
-	return vmpc_register_ftrace_direct(&vmpc_direct_ops,
-					   (unsigned long)vmpc_direct_tramp);
+	int err;
+
+	/*
+	 * Keep only what ftrace_set_filter() set up: the kernel replaces the
+	 * flags with its direct ones only past the check for another
+	 * direct call, which tells the two kinds of owner apart.
+	 */
+	vmpc_direct_ops.flags &= FTRACE_OPS_FL_INITIALIZED;
+	vmpc_direct_addr = vmpc_test_direct_target((unsigned long)vmpc_direct_tramp);
+	err = vmpc_register_ftrace_direct(&vmpc_direct_ops, vmpc_direct_addr);
+	if (!err)
+		return 0;
+	vmpc_direct_refused_late = vmpc_direct_ops.flags & FTRACE_OPS_FL_DIRECT;
+	/*
+	 * Kernels without "ftrace: Fix BPF fexit with livepatch" (all of
+	 * 6.1.y) leave func and trampoline set when the registration fails
+	 * past that point, and refuse every later attempt with -EINVAL
+	 * because of them. Nothing is registered: clear them, as later
+	 * kernels do themselves.
+	 */
+	vmpc_direct_ops.func = NULL;
+	vmpc_direct_ops.trampoline = 0;
+	return err;
 }
 
 static int vmpc_direct_detach(void)
 {
-	return vmpc_unregister_ftrace_direct(&vmpc_direct_ops,
-					     (unsigned long)vmpc_direct_tramp);
+	return vmpc_unregister_ftrace_direct(&vmpc_direct_ops, vmpc_direct_addr);
 }
 
 static void vmpc_direct_release(void)
@@ -47,12 +81,26 @@ static void vmpc_direct_release(void)
 	vmpc_direct_nr_resolved = 0;
 }
 
+static bool vmpc_direct_armed(void)
+{
+	return vmpc_sites_live(vmpc_direct_sites, vmpc_direct_nr_resolved);
+}
+
+static const char *vmpc_direct_busy_owner(void)
+{
+	if (vmpc_direct_refused_late)
+		return "an IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops";
+	return "a target already has an ftrace direct call: a BPF trampoline (fentry/fexit/fmod_ret program, bpftrace kfunc/fentry probe) or another module's; method=ftrace or kprobe can share a function with BPF";
+}
+
 const struct vmpc_backend vmpc_direct_backend = {
 	.name = "direct",
 	.resolve = vmpc_direct_resolve,
 	.attach = vmpc_direct_attach,
 	.detach = vmpc_direct_detach,
 	.release = vmpc_direct_release,
+	.armed = vmpc_direct_armed,
+	.busy_owner = vmpc_direct_busy_owner,
 };
 
 #endif /* VMPC_HAVE_DIRECT */

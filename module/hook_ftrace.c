@@ -2,9 +2,14 @@
 /*
  * ftrace backend: an IPMODIFY ftrace_ops on the targets' fentry sites whose
  * callback points the saved instruction pointer at vmpc_stub, so ftrace's
- * trampoline returns into the stub instead of the traced function. Being an
- * IPMODIFY user, registration fails with -EBUSY where another one (a
- * livepatch) already owns a target, rather than silently overriding it.
+ * trampoline returns into the stub instead of the traced function.
+ *
+ * Being an IPMODIFY user, registration fails with -EBUSY where another one
+ * (a livepatch) already owns a target, rather than silently overriding it;
+ * it shares a target with a BPF trampoline, which the kernel tells to
+ * return through the changed instruction pointer. FTRACE_OPS_FL_PERMANENT,
+ * as livepatch sets it, makes kernel.ftrace_enabled=0 fail with -EBUSY
+ * while the hook is registered instead of silently turning it into a NOP.
  */
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -12,6 +17,7 @@
 #include <linux/string.h>
 
 #include "compat.h"
+#include "testing.h"
 #include "vmpressure_ctl.h"
 
 #ifdef VMPC_HAVE_FTRACE_REGS
@@ -20,6 +26,10 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
+	if (vmpc_test_count_only()) {
+		vmpc_stub();
+		return;
+	}
 	vmpc_ftrace_regs_set_ip(fregs, (unsigned long)vmpc_stub);
 }
 #else
@@ -28,17 +38,26 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct pt_regs *regs)
 {
+	if (vmpc_test_count_only()) {
+		vmpc_stub();
+		return;
+	}
 	instruction_pointer_set(regs, (unsigned long)vmpc_stub);
 }
 #endif
 
+#define VMPC_FTRACE_OPS_FLAGS                                      \
+	(VMPC_FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |  \
+	 VMPC_FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT)
+
 static struct ftrace_ops vmpc_ftrace_ops = {
 	.func = vmpc_ftrace_redirect,
-	.flags = VMPC_FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 VMPC_FTRACE_OPS_FL_RECURSION,
+	.flags = VMPC_FTRACE_OPS_FLAGS,
 };
 
+static struct vmpc_site vmpc_ftrace_sites[VMPC_MAX_TARGETS];
 static unsigned int vmpc_ftrace_nr_resolved;
+static bool vmpc_ftrace_refused_late;
 
 /*
  * Adds symbol to the filter of ops (replacing it when reset). That needs
@@ -64,18 +83,33 @@ int vmpc_ftrace_filter_add(struct ftrace_ops *ops, const char *symbol,
 
 static int vmpc_ftrace_resolve(const char *symbol)
 {
+	unsigned int n = vmpc_ftrace_nr_resolved;
 	int err;
 
-	err = vmpc_ftrace_filter_add(&vmpc_ftrace_ops, symbol,
-				     vmpc_ftrace_nr_resolved == 0);
-	if (!err)
-		vmpc_ftrace_nr_resolved++;
-	return err;
+	if (n == VMPC_MAX_TARGETS)
+		return -ENOSPC;
+	err = vmpc_ftrace_filter_add(&vmpc_ftrace_ops, symbol, n == 0);
+	if (err)
+		return err;
+	vmpc_site_find(symbol, &vmpc_ftrace_sites[n]);
+	vmpc_ftrace_nr_resolved++;
+	return 0;
 }
 
 static int vmpc_ftrace_attach(void)
 {
-	return register_ftrace_function(&vmpc_ftrace_ops);
+	int err;
+
+	/*
+	 * Start from our own flags: the kernel marks the ops DYNAMIC only
+	 * once it is past the checks that come before the IPMODIFY one.
+	 */
+	vmpc_ftrace_ops.flags = VMPC_FTRACE_OPS_FLAGS |
+				(vmpc_ftrace_ops.flags & FTRACE_OPS_FL_INITIALIZED);
+	err = register_ftrace_function(&vmpc_ftrace_ops);
+	vmpc_ftrace_refused_late = err &&
+				   (vmpc_ftrace_ops.flags & FTRACE_OPS_FL_DYNAMIC);
+	return err;
 }
 
 static int vmpc_ftrace_detach(void)
@@ -90,10 +124,24 @@ static void vmpc_ftrace_release(void)
 	vmpc_ftrace_nr_resolved = 0;
 }
 
+static bool vmpc_ftrace_armed(void)
+{
+	return vmpc_sites_live(vmpc_ftrace_sites, vmpc_ftrace_nr_resolved);
+}
+
+static const char *vmpc_ftrace_busy_owner(void)
+{
+	if (vmpc_ftrace_refused_late)
+		return "another IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops";
+	return "ftrace is disabled (kernel.ftrace_enabled=0), or a target has an ftrace direct call that does not share it (BPF trampolines do; another module's may not)";
+}
+
 const struct vmpc_backend vmpc_ftrace_backend = {
 	.name = "ftrace",
 	.resolve = vmpc_ftrace_resolve,
 	.attach = vmpc_ftrace_attach,
 	.detach = vmpc_ftrace_detach,
 	.release = vmpc_ftrace_release,
+	.armed = vmpc_ftrace_armed,
+	.busy_owner = vmpc_ftrace_busy_owner,
 };

@@ -4,20 +4,31 @@
  * kprobe on each target's entry whose pre-handler points the saved
  * instruction pointer at vmpc_stub and returns 1 so kprobes neither
  * single-steps nor restores it.
+ *
+ * On the ftrace call site (KPROBES_ON_FTRACE) the kprobe rides on kprobes'
+ * own ftrace_ops, which has no FTRACE_OPS_FL_PERMANENT: armed() reads the
+ * call sites, as it does for breakpoint kprobes that debugfs'
+ * kprobes/enabled can disarm.
  */
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
+#include "testing.h"
 #include "vmpressure_ctl.h"
 
 static struct kprobe vmpc_kprobe[VMPC_MAX_TARGETS];
-static struct kprobe *vmpc_kprobe_armed[VMPC_MAX_TARGETS];
+static struct kprobe *vmpc_kprobe_ptrs[VMPC_MAX_TARGETS];
 static const char *vmpc_kprobe_symbol[VMPC_MAX_TARGETS];
 static unsigned int vmpc_kprobe_nr_resolved;
 
 static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 {
+	if (vmpc_test_count_only()) {
+		vmpc_stub();
+		return 0;
+	}
 	instruction_pointer_set(regs, (unsigned long)vmpc_stub);
 	return 1;
 }
@@ -71,15 +82,15 @@ static int vmpc_kprobe_attach(void)
 
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		vmpc_kprobe_init(&vmpc_kprobe[i], vmpc_kprobe_symbol[i]);
-		vmpc_kprobe_armed[i] = &vmpc_kprobe[i];
+		vmpc_kprobe_ptrs[i] = &vmpc_kprobe[i];
 	}
 	/* register_kprobes() unregisters the ones it did on failure. */
-	return register_kprobes(vmpc_kprobe_armed, vmpc_kprobe_nr_resolved);
+	return register_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
 }
 
 static int vmpc_kprobe_detach(void)
 {
-	unregister_kprobes(vmpc_kprobe_armed, vmpc_kprobe_nr_resolved);
+	unregister_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
 	return 0;
 }
 
@@ -88,10 +99,39 @@ static void vmpc_kprobe_release(void)
 	vmpc_kprobe_nr_resolved = 0;
 }
 
+/* A breakpoint kprobe is live while its address no longer holds the original. */
+static bool vmpc_kprobe_live(const struct kprobe *p)
+{
+	kprobe_opcode_t insn;
+
+	if (p->flags & KPROBE_FLAG_FTRACE)
+		return vmpc_ftrace_site_live((unsigned long)p->addr);
+	if (copy_from_kernel_nofault(&insn, p->addr, sizeof(insn)))
+		return true;
+	return insn != p->opcode;
+}
+
+static bool vmpc_kprobe_armed(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < vmpc_kprobe_nr_resolved; i++)
+		if (!vmpc_kprobe_live(&vmpc_kprobe[i]))
+			return false;
+	return true;
+}
+
+static const char *vmpc_kprobe_busy_owner(void)
+{
+	return "another IPMODIFY ftrace user holds a target's ftrace site: a livepatch or another module's IPMODIFY ftrace_ops; or an ftrace direct call there does not share it (BPF trampolines do)";
+}
+
 const struct vmpc_backend vmpc_kprobe_backend = {
 	.name = "kprobe",
 	.resolve = vmpc_kprobe_resolve,
 	.attach = vmpc_kprobe_attach,
 	.detach = vmpc_kprobe_detach,
 	.release = vmpc_kprobe_release,
+	.armed = vmpc_kprobe_armed,
+	.busy_owner = vmpc_kprobe_busy_owner,
 };

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Interface between the sysfs/state-machine core (main.c), the hook
- * backends (hook_*.c) and the short-circuit target (stub.c).
+ * Interface between the sysfs attributes (main.c), the state machine
+ * (state.c), the hook backends (hook_*.c), the call-site reader (site.c),
+ * the knob grammar (knob.c) and the short-circuit target (stub.c).
  */
 #ifndef VMPRESSURE_CTL_H
 #define VMPRESSURE_CTL_H
 
 #include <linux/types.h>
 
+/* Upper bound on the number of hooked symbols (vmpressure, vmpressure_prio). */
+#define VMPC_MAX_TARGETS 2
+
 /*
- * A hook backend. resolve() is called once per target symbol at load time
- * and must leave nothing registered; attach() then hooks every resolved
- * symbol (all or nothing), detach() unhooks them, release() forgets them.
+ * A hook backend. resolve() is called once per target symbol and must leave
+ * nothing registered; attach() then hooks every resolved symbol (all or
+ * nothing: a failed attach leaves the kernel as it was and can be retried),
+ * detach() unhooks them, release() forgets them. armed() says whether every
+ * hooked call site really leads to the hook (kernel.ftrace_enabled=0 can
+ * turn ftrace sites back into NOPs under a registered hook). busy_owner()
+ * says, after attach() failed with -EBUSY, what kind of owner the kernel
+ * found on a target, as far as the kernel's answer tells.
  */
 struct vmpc_backend {
 	const char *name;
@@ -19,6 +28,8 @@ struct vmpc_backend {
 	int (*attach)(void);
 	int (*detach)(void);
 	void (*release)(void);
+	bool (*armed)(void);
+	const char *(*busy_owner)(void);
 };
 
 extern const struct vmpc_backend vmpc_direct_backend;
@@ -29,8 +40,31 @@ struct ftrace_ops;
 int vmpc_ftrace_filter_add(struct ftrace_ops *ops, const char *symbol,
 			   bool reset);
 
-/* Upper bound on the number of hooked symbols (vmpressure, vmpressure_prio). */
-#define VMPC_MAX_TARGETS 2
+/*
+ * Where a target's hook sits: the address kprobes resolve its entry to and
+ * whether that is the function's ftrace call site.
+ */
+struct vmpc_site {
+	unsigned long addr;
+	bool ftrace;
+};
+
+int vmpc_site_find(const char *symbol, struct vmpc_site *site);
+bool vmpc_ftrace_site_live(unsigned long addr);
+bool vmpc_sites_live(const struct vmpc_site *sites, unsigned int nr);
+
+/* The state machine behind the enabled attribute (state.c). */
+int vmpc_state_init(const char *method, bool enabled);
+void vmpc_state_exit(void);
+int vmpc_set_enabled(bool want);
+bool vmpc_is_enabled(void);
+bool vmpc_is_armed(void);
+const char *vmpc_method(void);
+bool vmpc_target_hooked(unsigned int i);
+const char *vmpc_target_symbol(unsigned int i);
+
+/* One boolean word as the enabled attribute accepts it (knob.c). */
+int vmpc_parse_knob(const char *buf, size_t count, bool *val);
 
 /* Where every hook sends the CPU instead of the original function. */
 void vmpc_stub(void);

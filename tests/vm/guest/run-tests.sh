@@ -8,6 +8,9 @@
 # Per test, KTAP gets a "# REASON" line (for a failure or a skip) and then
 # "ok N NAME", "ok N NAME # SKIP" or "not ok N NAME": a reason never shares
 # the result's line, so none can read as a directive.
+# A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test) gets
+# "# taint allowed: BITS by NAME" before its result; the harness then accepts
+# K in the final taint value.
 set -eu
 # shellcheck source=tests/vm/guest/lib.sh
 . /vmtest/lib.sh
@@ -46,6 +49,11 @@ ktap_reason() {
 reset_state() {
 	hog_stop
 	[ -e "$MODULE" ] || return 0
+	# A test that failed with the test-only build loaded leaves it behind.
+	if [ -e /sys/module/vmpressure_ctl/parameters/fail_errno ]; then
+		echo 1 >"$KNOB"
+		rmmod vmpressure_ctl
+	fi
 	# shellcheck disable=SC2086 # one word per parameter
 	module_loaded || insmod "$MODULE" $MODULE_PARAMS
 	echo 1 >"$KNOB"
@@ -61,7 +69,7 @@ reset_state
 n=0
 for t in $TESTS; do
 	n=$((n + 1))
-	rm -f "$REASON_FILE" "$SKIP_MARK"
+	rm -f "$REASON_FILE" "$SKIP_MARK" "$TAINT_ALLOWED_FILE"
 	echo "=== $n $t (uptime $(cut -d' ' -f1 /proc/uptime)s)"
 	status=0
 	# shellcheck disable=SC2016 # expanded by the test's own shell
@@ -72,6 +80,12 @@ for t in $TESTS; do
 	wait "$test_pid" || status=$?
 	kill "$watchdog_pid" 2>/dev/null || true
 	[ -e "$REASON_FILE" ] || echo "exited with status $status" >"$REASON_FILE"
+	if [ "$status" -eq 0 ] && [ -e "$TAINT_ALLOWED_FILE" ]; then
+		# K (livepatch) only.
+		allowed=$(($(cat "$TAINT_ALLOWED_FILE") & 32768))
+		export VMTEST_ALLOWED_TAINT=$((${VMTEST_ALLOWED_TAINT:-0} | allowed))
+		ktap "# taint allowed: $allowed by $t"
+	fi
 	# Only skip() leaves the mark: a command that happens to exit 4 fails.
 	if [ "$status" -eq 0 ]; then
 		ktap "ok $n $t"

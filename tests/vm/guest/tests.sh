@@ -204,13 +204,18 @@ test_pressure_events_follow_knob() {
 	expect_events_follow_knob "events"
 }
 
-# Issue 2 (a), last part, and issue 2 (5): rmmod from the disabled state
-# leaves the stock path.
+# Issue 2 (a), last part, and issue 2 (5): the module holds a reference on
+# itself while hooked, so rmmod at 0 is refused and the hook stays; after a
+# write of 1, rmmod leaves the stock path.
 test_events_after_rmmod_disabled() {
 	need_module
 	set_knob 0
+	! rmmod vmpressure_ctl || fail "rmmod with enabled=0 succeeded"
+	expect_knob 0 "after the refused rmmod"
+	expect_hooked "after the refused rmmod"
+	set_knob 1
 	unload_module
-	expect_unhooked "after rmmod with enabled=0"
+	expect_unhooked "after enabled=0, refused rmmod, enabled=1, rmmod"
 	have_pressure_level || return 0
 	need_measure
 	measure
@@ -245,7 +250,8 @@ wait_skipped_moves() {
 	done
 }
 
-# Issue 2 (g): rmmod in both states while reclaim runs.
+# Issue 2 (g): load and unload while reclaim runs, loading in both states;
+# rmmod at 0 is refused, the knob back at 1 first.
 test_load_unload_under_reclaim() {
 	local i=0
 	need_module
@@ -255,6 +261,8 @@ test_load_unload_under_reclaim() {
 		if [ $((i % 2)) -eq 0 ]; then
 			load_module enabled=0
 			wait_skipped_moves "cycle $i"
+			! rmmod vmpressure_ctl 2>/dev/null || fail "cycle $i: rmmod with enabled=0 succeeded"
+			set_knob 1
 		else
 			load_module
 			set_knob 0

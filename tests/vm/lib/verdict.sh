@@ -7,7 +7,9 @@
 # optional "# REASON" line and "ok N NAME", "ok N NAME # SKIP" or
 # "not ok N NAME", N counting from 1 and NAME the N-th line of the lane's
 # test list; "# backend: METHOD" before the results and "# tainted: VALUE"
-# after the last one. Anything else on the channel fails the lane.
+# after the last one. Anything else on the channel fails the lane. The taint
+# may hold O (4096) and E (8192), and K (32768, a livepatch) when a test that
+# loads one announced it with "# taint allowed: BITS by NAME" and passed.
 #
 # Inputs:  vm_dir, top (common.sh); lane_tier, lane_may_skip, lane_skips,
 #          lane_console_patterns (lane.sh); selected_tests
@@ -29,7 +31,8 @@ verdict_fail() {
 
 check_ktap() {
 	local ktap=$1 line num name next=1 plan='' tainted='' seen_version='' reason='' first_failure=''
-	local expected=() skipped_tests=()
+	local expected=() skipped_tests=() allowed=$((4096 | 8192))
+	local -A passed_tests=() taint_by=()
 	mapfile -t expected <"$2"
 	passed=0 failed=0 skipped=0 backend=-
 	while IFS= read -r line; do
@@ -49,6 +52,7 @@ check_ktap() {
 				skipped_tests+=("$name")
 			else
 				passed=$((passed + 1))
+				passed_tests[$name]=1
 			fi
 			reason=''
 			continue
@@ -66,6 +70,13 @@ check_ktap() {
 			reason=''
 			;;
 		'# backend: '*) backend=${line#'# backend: '} ;;
+		'# taint allowed: '*)
+			if [[ $line =~ ^'# taint allowed: '([0-9]+)' by '([a-z0-9_]+)$ ]]; then
+				taint_by[${BASH_REMATCH[2]}]=${BASH_REMATCH[1]}
+			else
+				verdict_fail "malformed taint allowance: $line"
+			fi
+			;;
 		'# tainted: '*)
 			if [ -n "$tainted" ] || [ -z "$plan" ] || [ $((next - 1)) -ne "$plan" ]; then
 				verdict_fail "taint line before the last KTAP result or twice: $line"
@@ -92,10 +103,17 @@ check_ktap() {
 	fi
 	[ "$failed" -eq 0 ] || verdict_fail "$failed test(s) not ok, first: $first_failure"
 	check_skips "${expected[*]}" "${skipped_tests[@]}"
+	for name in "${!taint_by[@]}"; do
+		[ -z "${passed_tests[$name]:-}" ] || allowed=$((allowed | (taint_by[$name] & 32768)))
+	done
 	if ! [[ $tainted =~ ^[0-9]+$ ]]; then
 		verdict_fail "guest did not report its taint value"
-	elif [ $((tainted & ~(4096 | 8192))) -ne 0 ]; then
-		verdict_fail "kernel tainted $tainted (only O=4096 and E=8192 allowed)"
+	elif [ $((tainted & ~allowed)) -ne 0 ]; then
+		if [ "$allowed" -eq $((4096 | 8192)) ]; then
+			verdict_fail "kernel tainted $tainted (only O=4096 and E=8192 allowed)"
+		else
+			verdict_fail "kernel tainted $tainted (only O=4096, E=8192 and K=32768 from a passed livepatch test allowed)"
+		fi
 	fi
 }
 

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The state behind the enabled attribute: which backend hooks the targets,
+ * the transitions between stock (nothing registered) and short-circuited
+ * (every target hooked), and the module reference that keeps the module's
+ * text in place while any hook can lead into it.
+ *
+ * A transition either completes or leaves everything as it was: a write
+ * that fails changes neither the knob nor the kernel.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "compat.h"
+#include "testing.h"
+#include "vmpressure_ctl.h"
+
+struct vmpc_target {
+	const char *symbol;
+	bool required;
+};
+
+/* vmpressure_prio() is gone on kernels without cgroup-v1 memcg (7.3+). */
+static const struct vmpc_target vmpc_targets[VMPC_MAX_TARGETS] = {
+	{ .symbol = "vmpressure", .required = true },
+	{ .symbol = "vmpressure_prio", .required = false },
+};
+
+/* The backends built for this kernel, in order of preference for auto. */
+static const struct vmpc_backend *const vmpc_backends[] = {
+#ifdef VMPC_HAVE_DIRECT
+	&vmpc_direct_backend,
+#endif
+	&vmpc_ftrace_backend,
+	&vmpc_kprobe_backend,
+};
+
+/* Every method= the module knows, built for this kernel or not. */
+static const char *const vmpc_method_names[] = { "direct", "ftrace", "kprobe" };
+
+/* Serialises transitions; the variables below change only under it. */
+static DEFINE_MUTEX(vmpc_lock);
+static const struct vmpc_backend *vmpc_backend;
+static bool vmpc_auto;
+static bool vmpc_hooked[VMPC_MAX_TARGETS];
+static bool vmpc_enabled = true;
+
+/*
+ * Resolves every target with backend b into hooked[]. Fails, with b
+ * released, when the required one cannot be resolved; optional ones that
+ * cannot are left out. A failure is an error only when no other backend
+ * is left to try.
+ */
+static int vmpc_resolve(const struct vmpc_backend *b, bool hooked[],
+			bool last_try)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(vmpc_targets); i++) {
+		const struct vmpc_target *t = &vmpc_targets[i];
+
+		err = vmpc_test_fail_resolve(b->name, t->symbol);
+		if (!err)
+			err = b->resolve(t->symbol);
+		hooked[i] = !err;
+		if (!err)
+			continue;
+		if (!t->required) {
+			pr_info("%s: optional %s not hooked: %d\n", b->name,
+				t->symbol, err);
+			continue;
+		}
+		if (last_try)
+			pr_err("%s: the kernel refused to resolve %s: %d%s\n",
+			       b->name, t->symbol, err,
+			       err == -ENOENT ? " (no traceable function of that name: CONFIG_MEMCG=n?)" : "");
+		else
+			pr_info("%s: the kernel refused to resolve %s: %d, trying the next method\n",
+				b->name, t->symbol, err);
+		b->release();
+		return err;
+	}
+	return 0;
+}
+
+static void vmpc_use(const struct vmpc_backend *b, const bool hooked[])
+{
+	WRITE_ONCE(vmpc_backend, b);
+	memcpy(vmpc_hooked, hooked, sizeof(vmpc_hooked));
+}
+
+static const struct vmpc_backend *vmpc_backend_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vmpc_backends); i++)
+		if (sysfs_streq(name, vmpc_backends[i]->name))
+			return vmpc_backends[i];
+	return NULL;
+}
+
+/* method= names no backend of this build: say which, and what it has. */
+static int vmpc_no_such_method(const char *method)
+{
+	char built[sizeof("direct ftrace kprobe")] = "";
+	bool known = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vmpc_backends); i++) {
+		if (i)
+			strlcat(built, " ", sizeof(built));
+		strlcat(built, vmpc_backends[i]->name, sizeof(built));
+	}
+	for (i = 0; i < ARRAY_SIZE(vmpc_method_names); i++)
+		known |= sysfs_streq(method, vmpc_method_names[i]);
+	if (known)
+		pr_err("method=%s: not built for this kernel (the direct backend needs x86-64 and exported ops-based ftrace direct calls); this build has: auto %s\n",
+		       method, built);
+	else
+		pr_err("method=%s: no such method; this build has: auto %s\n",
+		       method, built);
+	return -EOPNOTSUPP;
+}
+
+/* Picks the backend at load time, resolving its targets. */
+static int vmpc_choose(const char *method)
+{
+	bool hooked[VMPC_MAX_TARGETS];
+	const struct vmpc_backend *b;
+	unsigned int i;
+	int err = -EOPNOTSUPP;
+
+	vmpc_auto = sysfs_streq(method, "auto");
+	if (!vmpc_auto) {
+		b = vmpc_backend_named(method);
+		if (!b)
+			return vmpc_no_such_method(method);
+		err = vmpc_resolve(b, hooked, true);
+		if (!err)
+			vmpc_use(b, hooked);
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(vmpc_backends); i++) {
+		b = vmpc_backends[i];
+		err = vmpc_resolve(b, hooked, i + 1 == ARRAY_SIZE(vmpc_backends));
+		if (!err) {
+			vmpc_use(b, hooked);
+			return 0;
+		}
+	}
+	return err;
+}
+
+/*
+ * Hooks every target with b, or leaves the kernel as it was and says why
+ * in *why. A registration the kernel accepts but does not arm (ftrace
+ * disabled) is undone and refused: the knob must not read 0 while
+ * vmpressure() runs.
+ */
+static int vmpc_attach(const struct vmpc_backend *b, const char **why)
+{
+	int err;
+
+	err = vmpc_test_fail_attach(b->name);
+	if (!err)
+		err = b->attach();
+	if (err) {
+		*why = err == -EBUSY ? b->busy_owner() : "refused by the kernel";
+		return err;
+	}
+	if (b->armed())
+		return 0;
+	err = b->detach();
+	if (err) {
+		pr_err("%s: registered but not armed (ftrace disabled), and unregistering failed: %d; staying registered\n",
+		       b->name, err);
+		return 0;
+	}
+	*why = "the kernel registered the hook but left its call sites as NOPs: ftrace is disabled (kernel.ftrace_enabled=0)";
+	return -EBUSY;
+}
+
+/*
+ * method=auto: when the backend in use is refused with -EBUSY, the next
+ * one in order of preference that can hook next to the other owner (the
+ * ftrace backend shares a function with BPF trampolines) takes over.
+ */
+static int vmpc_attach_fallback(int err, const char *why)
+{
+	const char *name = vmpc_backend->name;
+	unsigned int i = 0;
+
+	while (vmpc_backends[i] != vmpc_backend)
+		i++;
+	for (i++; i < ARRAY_SIZE(vmpc_backends); i++) {
+		const struct vmpc_backend *b = vmpc_backends[i];
+		bool hooked[VMPC_MAX_TARGETS];
+
+		pr_info("auto: %s cannot hook: %d: %s; trying %s\n", name, err,
+			why, b->name);
+		name = b->name;
+		err = vmpc_resolve(b, hooked, false);
+		if (err) {
+			why = "cannot resolve the targets";
+			continue;
+		}
+		err = vmpc_attach(b, &why);
+		if (!err) {
+			pr_info("auto: now using %s\n", b->name);
+			vmpc_backend->release();
+			vmpc_use(b, hooked);
+			return 0;
+		}
+		b->release();
+	}
+	pr_err("%s: cannot hook: %d: %s\n", name, err, why);
+	return err;
+}
+
+static int vmpc_hook(void)
+{
+	const char *why;
+	int err;
+
+	err = vmpc_attach(vmpc_backend, &why);
+	if (err == -EBUSY && vmpc_auto)
+		err = vmpc_attach_fallback(err, why);
+	else if (err)
+		pr_err("%s: cannot hook: %d: %s\n", vmpc_backend->name, err, why);
+	if (err)
+		return err;
+	/* Held while hooked: rmmod cannot take the stub away from a live hook. */
+	__module_get(THIS_MODULE);
+	WRITE_ONCE(vmpc_enabled, false);
+	return 0;
+}
+
+static int vmpc_unhook(void)
+{
+	int err;
+
+	err = vmpc_backend->detach();
+	if (err) {
+		pr_err("%s: cannot unhook: %d; staying hooked (and loaded)\n",
+		       vmpc_backend->name, err);
+		return err;
+	}
+	WRITE_ONCE(vmpc_enabled, true);
+	module_put(THIS_MODULE);
+	return 0;
+}
+
+int vmpc_set_enabled(bool want)
+{
+	int err = 0;
+
+	mutex_lock(&vmpc_lock);
+	if (want != vmpc_enabled)
+		err = want ? vmpc_unhook() : vmpc_hook();
+	mutex_unlock(&vmpc_lock);
+	return err;
+}
+
+bool vmpc_is_enabled(void)
+{
+	return READ_ONCE(vmpc_enabled);
+}
+
+bool vmpc_is_armed(void)
+{
+	bool armed;
+
+	mutex_lock(&vmpc_lock);
+	armed = !vmpc_enabled && vmpc_backend->armed();
+	mutex_unlock(&vmpc_lock);
+	return armed;
+}
+
+const char *vmpc_method(void)
+{
+	return READ_ONCE(vmpc_backend)->name;
+}
+
+bool vmpc_target_hooked(unsigned int i)
+{
+	return i < ARRAY_SIZE(vmpc_hooked) && READ_ONCE(vmpc_hooked[i]);
+}
+
+const char *vmpc_target_symbol(unsigned int i)
+{
+	return vmpc_targets[i].symbol;
+}
+
+int vmpc_state_init(const char *method, bool enabled)
+{
+	int err;
+
+	err = vmpc_choose(method);
+	if (err)
+		return err;
+	if (enabled)
+		return 0;
+	err = vmpc_set_enabled(false);
+	if (err)
+		vmpc_backend->release();
+	return err;
+}
+
+/*
+ * With the module reference held while hooked, only a forced rmmod gets
+ * here hooked; unhook then. Either way, wait until no task can still be
+ * inside the stub or a trampoline (preempted there, say) before the
+ * module's text goes.
+ */
+void vmpc_state_exit(void)
+{
+	mutex_lock(&vmpc_lock);
+	if (!vmpc_enabled && vmpc_unhook())
+		pr_crit("unloaded while hooked: the kernel will crash when it calls a target\n");
+	mutex_unlock(&vmpc_lock);
+	synchronize_rcu_tasks();
+	vmpc_backend->release();
+}

@@ -1,0 +1,626 @@
+# shellcheck shell=dash disable=SC2153 # KNOB and the other names come from lib.sh
+# Guest tests of the module's promise: what enabled says is what the kernel
+# does, and the module never leaves the kernel worse than it found it. Knob
+# grammar, method errors, every backend the lane declares, evidence from the
+# kernel's function tracer, the test-only build's knobs, safe unload,
+# kernel.ftrace_enabled=0, and conflicts with other owners of vmpressure()
+# (the test-only modules of tests/vm/kmods/conflict). Run by run-tests.sh,
+# each function in its own `sh -eu`, starting with the shipped module loaded
+# at enabled=1.
+
+EXTRA_DIR=/lib/modules/$(uname -r)/extra
+TESTING_MODULE=$EXTRA_DIR/testing/vmpressure_ctl.ko
+ARMED=$KNOB_DIR/armed
+LIVEPATCH_DIR=/sys/kernel/livepatch/vmpc_test_livepatch
+# TAINT_LIVEPATCH, which the livepatch conflict test brings in.
+TAINT_K=32768
+
+lane_backends() {
+	cat /etc/vmtest/backends
+}
+
+kconfig_on() {
+	grep -q "^CONFIG_$1=y" /etc/vmtest/kconfig
+}
+
+# dmesg lines logged since the last clear_log.
+clear_log() {
+	dmesg -c >/dev/null
+}
+
+new_log() {
+	dmesg
+}
+
+# insmod of the shipped module (or the test-only build with --testing) that
+# must fail: prints insmod's error message.
+insmod_must_fail() {
+	local module=$MODULE out
+	if [ "$1" = --testing ]; then
+		module=$TESTING_MODULE
+		shift
+	fi
+	if out=$(insmod "$module" "$@" 2>&1); then
+		fail "insmod $* succeeded, expected it to fail"
+	fi
+	! module_loaded || fail "insmod $* failed, but $KNOB_DIR exists"
+	echo "$out"
+}
+
+load_testing() {
+	unload_stock_or_testing
+	[ -e "$TESTING_MODULE" ] || fail "the test-only build $TESTING_MODULE is missing"
+	insmod "$TESTING_MODULE" "$@" || fail "insmod testing/vmpressure_ctl.ko $* failed"
+	module_loaded || fail "insmod testing/vmpressure_ctl.ko $* left no $KNOB_DIR"
+}
+
+# Unloads vmpressure_ctl, whichever build, from either state.
+unload_stock_or_testing() {
+	module_loaded || return 0
+	echo 1 >"$KNOB" || fail "cannot return the knob to 1 before rmmod"
+	unload_module
+}
+
+# Loads the shipped module with method=BACKEND and more parameters.
+load_backend() {
+	local backend=$1
+	shift
+	unload_stock_or_testing
+	load_module method="$backend" "$@"
+	[ "$(cat "$KNOB_DIR/method")" = "$backend" ] ||
+		fail "loaded with method=$backend, method reads $(cat "$KNOB_DIR/method")"
+}
+
+# Writes VALUE (a printf format, so '\n' is a newline) to the knob: status
+# and error text of the write.
+knob_write() {
+	# shellcheck disable=SC2059 # the value is the format: its escapes count
+	printf "$1" >/tmp/knob-value
+	{ dd if=/tmp/knob-value of="$KNOB" bs=4096 count=1 conv=notrunc >/dev/null; } 2>&1
+}
+
+# A write that must fail with ERRTEXT (strerror) and change nothing.
+expect_write_fails() {
+	local value=$1 errtext=$2 label=$3 before out
+	before=$(knob)
+	if out=$(knob_write "$value"); then
+		fail "$label: writing '$value' succeeded"
+	fi
+	case $out in
+	*"$errtext"*) ;;
+	*) fail "$label: writing '$value': expected '$errtext', got: $out" ;;
+	esac
+	expect_knob "$before" "$label: after the refused write of '$value'"
+}
+
+expect_armed() {
+	[ "$(cat "$ARMED")" = "$1" ] || fail "$2: armed reads $(cat "$ARMED"), expected $1"
+}
+
+# The lines of enabled_functions and of kprobes' list that name a target.
+hook_lines() {
+	grep -E '^(vmpressure|vmpressure_prio)[[:space:]]' "$ENABLED_FUNCTIONS" || true
+	grep -E '[[:space:]](vmpressure|vmpressure_prio)\+0x0([[:space:]]|$)' \
+		/sys/kernel/debug/kprobes/list 2>/dev/null || true
+}
+
+expect_no_hook_lines() {
+	[ -z "$(hook_lines)" ] || fail "$1: a target is still hooked: $(hook_lines | tr '\n' ' ')"
+}
+
+# vmpressure()'s own work while one reclaim pass runs, counted by the
+# function tracer: stopped (0 runs) or running (more than 0). On kernels
+# without vmpressure_work_fn (MEMCG_V1=n) skipped has to do.
+expect_work_stopped() {
+	local runs before
+	if have_work_fn; then
+		runs=$(work_fn_runs hog_once)
+		echo "$1: vmpressure_work_fn ran $runs times"
+		[ "$runs" -eq 0 ] || fail "$1: vmpressure_work_fn ran $runs times during reclaim"
+	else
+		before=$(skipped_count)
+		hog_once
+		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow under reclaim"
+	fi
+}
+
+expect_work_runs() {
+	local runs
+	have_work_fn || return 0
+	runs=$(work_fn_runs hog_once)
+	echo "$1: vmpressure_work_fn ran $runs times"
+	[ "$runs" -gt 0 ] || fail "$1: vmpressure_work_fn never ran during reclaim"
+}
+
+# One boolean word per line: the value it means, then the word.
+knob_words() {
+	for word in 1 y Y yes YES Yes yEs on ON On true TRUE True tRuE; do
+		echo "1 $word"
+	done
+	for word in 0 n N no NO No off OFF Off oFF false FALSE False fAlSe; do
+		echo "0 $word"
+	done
+}
+
+# What kstrtobool() took, or nearly did: the grammar takes none of them.
+knob_rejects() {
+	# shellcheck disable=SC1003 # printf escapes, not shell ones
+	printf '%s\n' '0x1' '1abc' 'nah' 'yesterday' 'of' 'o' 'offf' 'tru' \
+		'2' '-1' '+1' '01' '00' '10' '1 0' ' 1' '1 ' '\t0' '0\t' \
+		'1\n\n' '\n1' '1\r\n' '1\r' 'yes!' 'enable' '\n' '1\0' '0\0\n' \
+		'y\ny' 'on\n\n'
+}
+
+test_knob_grammar() {
+	local state value word before
+	need_module
+	set_knob 1
+	knob_words | while read -r value word; do
+		for suffix in '' '\n'; do
+			knob_write "$word$suffix" >/dev/null || fail "writing '$word$suffix' was refused"
+			expect_knob "$value" "after writing '$word$suffix'"
+		done
+	done
+	for state in 1 0; do
+		set_knob "$state"
+		knob_rejects | while IFS= read -r value; do
+			expect_write_fails "$value" "Invalid argument" "state $state"
+		done
+		if [ "$state" = 0 ]; then
+			expect_armed 1 "after refused writes at 0"
+		else
+			expect_no_hook_lines "after refused writes at 1"
+		fi
+	done
+	# The current value again: success, and nothing re-registered.
+	set_knob 0
+	before=$(hook_lines)
+	for word in 0 n off false; do
+		knob_write "$word" >/dev/null || fail "writing '$word' at 0 was refused"
+	done
+	[ "$(hook_lines)" = "$before" ] || fail "writing 0 at 0 changed the hooks"
+	set_knob 1
+	for word in 1 y on true; do
+		knob_write "$word" >/dev/null || fail "writing '$word' at 1 was refused"
+	done
+	expect_no_hook_lines "after writing 1 at 1"
+}
+
+test_armed_follows_knob() {
+	need_module
+	[ "$(stat -c %a "$ARMED")" = 444 ] || fail "$ARMED has mode $(stat -c %a "$ARMED")"
+	expect_armed 0 "stock"
+	set_knob 0
+	expect_armed 1 "enabled=0"
+	set_knob 1
+	expect_armed 0 "enabled=1 again"
+}
+
+# The parameters a module file declares (its .modinfo parmtype= entries,
+# what modinfo -p lists; busybox modinfo wants a modules.dep).
+declared_params() {
+	strings "$1" | sed -n 's/^parmtype=\([^:]*\):.*/\1/p' | sort | tr '\n' ' '
+}
+
+# The shipped build has none of the test-only knobs; the test-only build
+# has them, so the first check cannot pass by looking in the wrong place.
+test_shipped_build_has_no_test_knobs() {
+	local param shipped testing
+	need_module
+	shipped=$(declared_params "$MODULE")
+	testing=$(declared_params "$TESTING_MODULE")
+	echo "shipped: $shipped; test-only: $testing"
+	[ "$shipped" = "enabled method " ] || fail "the shipped build has parameters: $shipped"
+	for param in fail_resolve fail_attach fail_errno count_only; do
+		case " $testing" in
+		*" $param "*) ;;
+		*) fail "the test-only build lacks $param (has: $testing)" ;;
+		esac
+	done
+	[ "$(cd /sys/module/vmpressure_ctl/parameters && echo *)" = method ] ||
+		fail "the loaded shipped module shows parameters $(cd /sys/module/vmpressure_ctl/parameters && echo *)"
+}
+
+# "No such method" (EOPNOTSUPP) is not "the kernel refused" (its errno).
+test_method_errors() {
+	local out backend
+	need_module
+	unload_module
+	clear_log
+	out=$(insmod_must_fail method=bogus)
+	case $out in
+	*"Operation not supported"*) ;;
+	*) fail "method=bogus: expected EOPNOTSUPP, insmod said: $out" ;;
+	esac
+	new_log | grep -q 'method=bogus: no such method; this build has: auto ' ||
+		fail "method=bogus: no clear message: $(new_log)"
+	for backend in direct ftrace kprobe; do
+		case " $(lane_backends) " in
+		*" $backend "*) continue ;;
+		esac
+		clear_log
+		out=$(insmod_must_fail method="$backend")
+		case $out in
+		*"Operation not supported"*) ;;
+		*) fail "method=$backend (not on this lane): expected EOPNOTSUPP, got: $out" ;;
+		esac
+		new_log | grep -q "method=$backend: not built for this kernel" ||
+			fail "method=$backend: no clear message: $(new_log)"
+	done
+	# A refusal the kernel gives (injected: EINVAL, which the kernel's own
+	# register_kprobe() returns for an unprobeable address) keeps its errno.
+	for backend in $(lane_backends); do
+		clear_log
+		out=$(insmod_must_fail --testing method="$backend" fail_resolve="$backend:vmpressure" fail_errno=22)
+		case $out in
+		*"Invalid argument"*) ;;
+		*) fail "method=$backend refused: expected EINVAL, insmod said: $out" ;;
+		esac
+		new_log | grep -q "$backend: the kernel refused to resolve vmpressure: -22" ||
+			fail "method=$backend refused: no clear message: $(new_log)"
+		! new_log | grep -q "no such method" || fail "method=$backend refused reads as no such method"
+		# An attach that fails at load: no sysfs directory, nothing hooked.
+		out=$(insmod_must_fail --testing method="$backend" enabled=0 fail_attach="$backend" fail_errno=5)
+		case $out in
+		*"I/O error"*) ;;
+		*) fail "method=$backend attach failure at load: expected EIO, got: $out" ;;
+		esac
+		expect_no_hook_lines "after a failed attach at load ($backend)"
+	done
+}
+
+# method=auto moves on to the next backend when the one in use is busy, at
+# load with enabled=0 and at a later write of 0; an explicit method does not.
+test_auto_falls_back_when_busy() {
+	local first second
+	need_module
+	# shellcheck disable=SC2046 # one word per backend
+	set -- $(lane_backends)
+	[ "$#" -ge 2 ] || fail "this test needs two backends; the lane declares: $*"
+	first=$1
+	second=$2
+	load_testing enabled=0 fail_attach="$first" fail_errno=16
+	[ "$(cat "$KNOB_DIR/method")" = "$second" ] ||
+		fail "auto with $first busy at load uses $(cat "$KNOB_DIR/method"), expected $second"
+	expect_knob 0 "auto fell back at load"
+	expect_armed 1 "auto fell back at load"
+	expect_work_stopped "auto fell back at load"
+	set_knob 1
+	unload_module
+	load_testing fail_attach="$first" fail_errno=16
+	[ "$(cat "$KNOB_DIR/method")" = "$first" ] || fail "auto at 1 picks $(cat "$KNOB_DIR/method"), expected $first"
+	set_knob 0
+	[ "$(cat "$KNOB_DIR/method")" = "$second" ] || fail "auto with $first busy at a write of 0 uses $(cat "$KNOB_DIR/method")"
+	set_knob 1
+	unload_module
+	load_testing method="$first" fail_attach="$first" fail_errno=16
+	expect_write_fails 0 "Device or resource busy" "method=$first busy"
+	[ "$(cat "$KNOB_DIR/method")" = "$first" ] || fail "method=$first moved to $(cat "$KNOB_DIR/method")"
+	unload_module
+}
+
+# Every backend the lane declares, explicitly, not only what auto picks.
+test_every_backend() {
+	local backend i
+	need_module
+	for backend in $(lane_backends); do
+		echo "== method=$backend"
+		load_backend "$backend" enabled=0
+		expect_knob 0 "method=$backend enabled=0"
+		expect_armed 1 "method=$backend enabled=0"
+		[ -n "$(hook_lines)" ] || fail "method=$backend: no hook in enabled_functions or the kprobes list"
+		expect_work_stopped "method=$backend at 0"
+		i=0
+		while [ "$i" -lt 10 ]; do
+			set_knob $((i % 2))
+			i=$((i + 1))
+		done
+		expect_knob 0 "method=$backend after 10 toggles"
+		expect_armed 1 "method=$backend after 10 toggles"
+		expect_no_rmmod_at_0 "method=$backend"
+		set_knob 1
+		expect_no_hook_lines "method=$backend back at 1"
+		unload_module
+		expect_work_runs "after rmmod (method=$backend)"
+	done
+}
+
+# rmmod at 0 is refused: the module holds a reference on itself while
+# hooked, so its text cannot go while a hook leads into it.
+expect_no_rmmod_at_0() {
+	local out
+	if out=$(rmmod vmpressure_ctl 2>&1); then
+		fail "$1: rmmod at enabled=0 succeeded"
+	fi
+	echo "$1: rmmod at 0: $out"
+	module_loaded || fail "$1: $KNOB_DIR is gone after a refused rmmod"
+	expect_knob 0 "$1: after a refused rmmod"
+	expect_armed 1 "$1: after a refused rmmod"
+}
+
+test_rmmod_refused_while_hooked() {
+	need_module
+	set_knob 0
+	expect_no_rmmod_at_0 "enabled=0"
+	expect_work_stopped "after the refused rmmod"
+	set_knob 1
+	unload_module
+	expect_no_hook_lines "after rmmod at 1"
+	expect_work_runs "after rmmod at 1"
+}
+
+# The kernel's own count of vmpressure()'s work: runs at 1, none at 0, runs
+# at 1 again and after rmmod.
+test_work_fn_follows_knob() {
+	need_module
+	have_work_fn || skip "no vmpressure_work_fn in available_filter_functions (MEMCG_V1=n): the cgroup-v2 evidence is sock_throttled"
+	expect_work_runs "enabled=1"
+	set_knob 0
+	expect_work_stopped "enabled=0"
+	set_knob 1
+	expect_work_runs "enabled=1 again"
+	unload_module
+	expect_work_runs "after rmmod"
+}
+
+# The negative control: hooks that count in skipped but let vmpressure()
+# run (the test-only count_only=1) must not pass for a short-circuit.
+test_work_fn_catches_count_only() {
+	local backend before runs
+	need_module
+	have_work_fn || skip "no vmpressure_work_fn in available_filter_functions (MEMCG_V1=n): the cgroup-v2 evidence is sock_throttled"
+	for backend in $(lane_backends); do
+		load_testing method="$backend" enabled=0 count_only=1
+		before=$(skipped_count)
+		runs=$(work_fn_runs hog_once)
+		echo "count_only method=$backend: skipped $before -> $(skipped_count), vmpressure_work_fn ran $runs times"
+		[ "$(skipped_count)" -gt "$before" ] || fail "count_only method=$backend: skipped did not grow"
+		[ "$runs" -gt 0 ] || fail "count_only method=$backend: the evidence saw no work although vmpressure() ran"
+		unload_stock_or_testing
+	done
+}
+
+ftrace_enabled() {
+	cat /proc/sys/kernel/ftrace_enabled
+}
+
+# kernel.ftrace_enabled=0 turns ftrace call sites into NOPs. The ftrace
+# backend's ops is FTRACE_OPS_FL_PERMANENT, so the sysctl is refused while
+# hooked; the direct backend and kprobes on ftrace cannot carry the flag, so
+# armed reads 0 while the knob stays 0, and a write of 0 is refused.
+test_ftrace_disabled() {
+	local backend out before
+	need_module
+	trap 'echo 1 >/proc/sys/kernel/ftrace_enabled' EXIT
+	for backend in $(lane_backends); do
+		echo "== method=$backend"
+		load_backend "$backend" enabled=0
+		if out=$(sysctl -w kernel.ftrace_enabled=0 2>&1); then
+			echo "sysctl accepted: $out"
+			case $backend in
+			ftrace) fail "method=ftrace: kernel.ftrace_enabled=0 accepted while hooked" ;;
+			esac
+			expect_knob 0 "method=$backend, ftrace disabled"
+			if [ "$backend" = kprobe ] && ! kconfig_on KPROBES_ON_FTRACE; then
+				# A breakpoint kprobe does not go through ftrace.
+				expect_armed 1 "method=kprobe (breakpoint), ftrace disabled"
+			else
+				expect_armed 0 "method=$backend, ftrace disabled"
+				before=$(skipped_count)
+				hog_once
+				[ "$(skipped_count)" -eq "$before" ] ||
+					fail "method=$backend: armed reads 0, yet the hook ran"
+				set_knob 1
+				expect_write_fails 0 "Device or resource busy" "method=$backend, ftrace disabled"
+				expect_no_hook_lines "method=$backend, refused while ftrace is disabled"
+				echo 1 >/proc/sys/kernel/ftrace_enabled
+				set_knob 0
+			fi
+			echo 1 >/proc/sys/kernel/ftrace_enabled
+		else
+			echo "sysctl refused: $out"
+			[ "$backend" = ftrace ] || fail "method=$backend: kernel.ftrace_enabled=0 refused: $out"
+			case $out in
+			*"Device or resource busy"*) ;;
+			*) fail "method=ftrace: sysctl refused with: $out" ;;
+			esac
+			[ "$(ftrace_enabled)" = 1 ] || fail "ftrace_enabled reads $(ftrace_enabled) after the refused write"
+			# At 1 nothing holds the sysctl; a write of 0 then is refused.
+			set_knob 1
+			sysctl -w kernel.ftrace_enabled=0
+			expect_write_fails 0 "Device or resource busy" "method=ftrace, ftrace disabled"
+			echo 1 >/proc/sys/kernel/ftrace_enabled
+			set_knob 0
+		fi
+		expect_armed 1 "method=$backend, ftrace enabled again"
+		expect_work_stopped "method=$backend, ftrace enabled again"
+		unload_stock_or_testing
+	done
+}
+
+# Conflicts with the other owners of vmpressure() (tests/vm/kmods/conflict):
+# an IPMODIFY ftrace_ops (as livepatch and kprobes with a post handler use),
+# an ftrace direct call that shares the function with IPMODIFY users (as a
+# BPF trampoline does), and a real livepatch. For every backend of the lane
+# and both orders: refused with EBUSY and a message naming the kind of
+# owner, or sharing the function with the short-circuit in effect; the knob
+# and the hooks unchanged by a refusal; a write of 0 working without a
+# reload once the other owner left; nothing left hooked after every unload
+# order.
+
+holder_module() {
+	echo "$EXTRA_DIR/vmpc_test_$1.ko"
+}
+
+need_holder() {
+	[ -e "$(holder_module "$1")" ] || skip "$2"
+}
+
+holder_calls() {
+	cat "/sys/module/vmpc_test_$1/parameters/calls"
+}
+
+# Waits until the livepatch's transition is over (patched or unpatched).
+livepatch_settled() {
+	local tries=0
+	while [ -e "$LIVEPATCH_DIR/transition" ] && [ "$(cat "$LIVEPATCH_DIR/transition")" = 1 ]; do
+		tries=$((tries + 1))
+		[ "$tries" -le 600 ] || fail "the livepatch transition did not finish in 60 s: $(grep -l 1 /proc/*/patch_state 2>/dev/null | tr '\n' ' ')"
+		sleep 0.1
+	done
+}
+
+# Loads HOLDER; insmod's status.
+holder_load() {
+	insmod "$(holder_module "$1")" || return
+	[ "$1" != livepatch ] || livepatch_settled
+}
+
+holder_unload() {
+	local tries=0
+	if [ "$1" = livepatch ]; then
+		echo 0 >"$LIVEPATCH_DIR/enabled" || fail "cannot disable the livepatch"
+		livepatch_settled
+		# The patch is freed, and the module released, after the transition.
+		while [ -d "$LIVEPATCH_DIR" ] || ! rmmod vmpc_test_livepatch 2>/dev/null; do
+			tries=$((tries + 1))
+			[ "$tries" -le 100 ] || fail "cannot remove the disabled livepatch"
+			sleep 0.1
+		done
+	else
+		rmmod "vmpc_test_$1" || fail "rmmod vmpc_test_$1 failed"
+	fi
+}
+
+# busy when BACKEND cannot hook vmpressure() next to HOLDER, else shares.
+expected_outcome() {
+	case $2 in
+	direct) if [ "$1" = direct ]; then echo busy; else echo shares; fi ;;
+	*)
+		# A breakpoint kprobe (no KPROBES_ON_FTRACE) is not an ftrace user.
+		if [ "$1" = kprobe ] && ! kconfig_on KPROBES_ON_FTRACE; then
+			echo shares
+		else
+			echo busy
+		fi
+		;;
+	esac
+}
+
+# What the refusal message says about HOLDER's kind of owner.
+owner_phrase() {
+	case $1 in
+	direct) echo "already has an ftrace direct call: a BPF trampoline" ;;
+	*) echo "IPMODIFY ftrace user holds a target" ;;
+	esac
+}
+
+# HOLDER got vmpressure() and we did not: reclaim runs the livepatch's
+# replacement, or passes the other holders' hooks, while skipped stays.
+expect_holder_owns() {
+	local before_calls before_skipped
+	before_skipped=$(skipped_count)
+	if [ "$1" = direct ]; then
+		expect_work_runs "$1 holds vmpressure"
+	else
+		before_calls=$(holder_calls "$1")
+		hog_once
+		[ "$(holder_calls "$1")" -gt "$before_calls" ] ||
+			fail "$1 holds vmpressure, but its calls stayed at $before_calls"
+	fi
+	[ "$(skipped_count)" -eq "$before_skipped" ] || fail "skipped grew while $1 holds vmpressure"
+}
+
+# HOLDER takes vmpressure() first, then vmpressure_ctl with BACKEND.
+conflict_holder_first() {
+	local backend=$1 holder=$2 outcome lines
+	outcome=$(expected_outcome "$backend" "$holder")
+	echo "== $holder first, then method=$backend: $outcome expected"
+	unload_stock_or_testing
+	holder_load "$holder" || fail "$holder does not load on its own"
+	load_backend "$backend"
+	lines=$(hook_lines)
+	clear_log
+	if [ "$outcome" = busy ]; then
+		expect_write_fails 0 "Device or resource busy" "method=$backend under $holder"
+		new_log | grep -q "$backend: cannot hook: -16: .*$(owner_phrase "$holder")" ||
+			fail "method=$backend under $holder: the message does not name the owner: $(new_log)"
+		# Refused again the same way: nothing was left half-registered.
+		expect_write_fails 0 "Device or resource busy" "method=$backend under $holder, again"
+		[ "$(hook_lines)" = "$lines" ] || fail "method=$backend under $holder: a refused write changed the hooks"
+		expect_armed 0 "method=$backend under $holder"
+		expect_holder_owns "$holder"
+		holder_unload "$holder"
+		set_knob 0
+		expect_armed 1 "method=$backend after $holder left, no reload"
+		expect_work_stopped "method=$backend after $holder left, no reload"
+	else
+		set_knob 0
+		expect_armed 1 "method=$backend next to $holder"
+		expect_work_stopped "method=$backend next to $holder"
+		set_knob 1
+		unload_module
+		[ "$holder" = livepatch ] || expect_work_runs "$holder alone after vmpressure_ctl left"
+		holder_unload "$holder"
+	fi
+	unload_stock_or_testing
+	expect_no_hook_lines "$holder first, method=$backend, both gone"
+}
+
+# vmpressure_ctl at 0 with BACKEND first, then HOLDER.
+conflict_hook_first() {
+	local backend=$1 holder=$2 outcome lines
+	outcome=$(expected_outcome "$backend" "$holder")
+	echo "== method=$backend at 0 first, then $holder: $outcome expected"
+	load_backend "$backend" enabled=0
+	lines=$(hook_lines)
+	if [ "$outcome" = busy ]; then
+		! holder_load "$holder" || fail "$holder loaded while method=$backend holds vmpressure"
+		expect_knob 0 "method=$backend after $holder was refused"
+		expect_armed 1 "method=$backend after $holder was refused"
+		[ "$(hook_lines)" = "$lines" ] || fail "the refused $holder changed the hooks"
+		expect_work_stopped "method=$backend after $holder was refused"
+	else
+		holder_load "$holder" || fail "$holder does not load next to method=$backend"
+		expect_armed 1 "method=$backend with $holder next to it"
+		expect_work_stopped "method=$backend with $holder next to it"
+		holder_unload "$holder"
+		expect_armed 1 "method=$backend after $holder left"
+		expect_work_stopped "method=$backend after $holder left"
+	fi
+	set_knob 1
+	unload_module
+	expect_no_hook_lines "method=$backend first, then $holder, both gone"
+	expect_work_runs "method=$backend first, then $holder, both gone"
+}
+
+conflicts_with() {
+	local backend
+	for backend in $(lane_backends); do
+		conflict_holder_first "$backend" "$1"
+		conflict_hook_first "$backend" "$1"
+	done
+}
+
+test_conflict_ipmodify() {
+	need_module
+	need_holder ipmodify "vmpc_test_ipmodify.ko was not built for this kernel"
+	conflicts_with ipmodify
+}
+
+test_conflict_direct() {
+	need_module
+	need_holder direct "no ops-based ftrace direct calls on this kernel or architecture (vmpc_test_direct.ko not built)"
+	conflicts_with direct
+}
+
+# Loading a livepatch taints the kernel with K: only a K this test brought
+# in, and only when it passed, is accepted by the final taint check.
+test_conflict_livepatch() {
+	need_module
+	need_holder livepatch "no CONFIG_LIVEPATCH in this kernel (vmpc_test_livepatch.ko not built)"
+	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_K)) -eq 0 ] || fail "the kernel has K (livepatch) taint before this test"
+	echo "$TAINT_K" >"$TAINT_ALLOWED_FILE"
+	trap '[ ! -d /sys/module/vmpc_test_livepatch ] || holder_unload livepatch' EXIT
+	conflicts_with livepatch
+}
