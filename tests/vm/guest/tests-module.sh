@@ -108,18 +108,27 @@ expect_no_hook_lines() {
 	[ -z "$(hook_lines)" ] || fail "$1: a target is still hooked: $(hook_lines | tr '\n' ' ')"
 }
 
+# One reclaim pass of 40 MiB through the hog's 24 MiB limit: vmpressure()'s
+# work runs about 8 times in it on 6.1 and 6.12, in a third of the time of
+# the usual 64 MiB pass.
+evidence_round() {
+	# shellcheck disable=SC2034 # hog_passes reads it (dynamic scope)
+	local HOG_FILE_MIB=40
+	hog_once
+}
+
 # vmpressure()'s own work while one reclaim pass runs, counted by the
 # function tracer: stopped (0 runs) or running (more than 0). On kernels
 # without vmpressure_work_fn (MEMCG_V1=n) skipped has to do.
 expect_work_stopped() {
 	local runs before
 	if have_work_fn; then
-		runs=$(work_fn_runs hog_once)
+		runs=$(work_fn_runs evidence_round)
 		echo "$1: vmpressure_work_fn ran $runs times"
 		[ "$runs" -eq 0 ] || fail "$1: vmpressure_work_fn ran $runs times during reclaim"
 	else
 		before=$(skipped_count)
-		hog_once
+		evidence_round
 		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow under reclaim"
 	fi
 }
@@ -127,7 +136,7 @@ expect_work_stopped() {
 expect_work_runs() {
 	local runs
 	have_work_fn || return 0
-	runs=$(work_fn_runs hog_once)
+	runs=$(work_fn_runs evidence_round)
 	echo "$1: vmpressure_work_fn ran $runs times"
 	[ "$runs" -gt 0 ] || fail "$1: vmpressure_work_fn never ran during reclaim"
 }
@@ -262,7 +271,7 @@ test_method_errors() {
 		# An attach that fails at load: no sysfs directory, nothing hooked.
 		out=$(insmod_must_fail --testing method="$backend" enabled=0 fail_attach="$backend" fail_errno=5)
 		case $out in
-		*"I/O error"*) ;;
+		*"Input/output error"*) ;;
 		*) fail "method=$backend attach failure at load: expected EIO, got: $out" ;;
 		esac
 		expect_no_hook_lines "after a failed attach at load ($backend)"
@@ -310,8 +319,8 @@ test_every_backend() {
 		expect_armed 1 "method=$backend enabled=0"
 		[ -n "$(hook_lines)" ] || fail "method=$backend: no hook in enabled_functions or the kprobes list"
 		expect_work_stopped "method=$backend at 0"
-		i=0
-		while [ "$i" -lt 10 ]; do
+		i=1
+		while [ "$i" -le 10 ]; do
 			set_knob $((i % 2))
 			i=$((i + 1))
 		done
@@ -591,7 +600,6 @@ conflict_hook_first() {
 	set_knob 1
 	unload_module
 	expect_no_hook_lines "method=$backend first, then $holder, both gone"
-	expect_work_runs "method=$backend first, then $holder, both gone"
 }
 
 conflicts_with() {
@@ -600,6 +608,7 @@ conflicts_with() {
 		conflict_holder_first "$backend" "$1"
 		conflict_hook_first "$backend" "$1"
 	done
+	expect_work_runs "every owner gone"
 }
 
 test_conflict_ipmodify() {
