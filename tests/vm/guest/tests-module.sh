@@ -381,7 +381,7 @@ test_work_fn_catches_count_only() {
 	for backend in $(lane_backends); do
 		load_testing method="$backend" enabled=0 count_only=1
 		before=$(skipped_count)
-		runs=$(work_fn_runs hog_once)
+		runs=$(work_fn_runs evidence_round)
 		echo "count_only method=$backend: skipped $before -> $(skipped_count), vmpressure_work_fn ran $runs times"
 		[ "$(skipped_count)" -gt "$before" ] || fail "count_only method=$backend: skipped did not grow"
 		[ "$runs" -gt 0 ] || fail "count_only method=$backend: the evidence saw no work although vmpressure() ran"
@@ -533,7 +533,7 @@ expect_holder_owns() {
 		expect_work_runs "$1 holds vmpressure"
 	else
 		before_calls=$(holder_calls "$1")
-		hog_once
+		evidence_round
 		[ "$(holder_calls "$1")" -gt "$before_calls" ] ||
 			fail "$1 holds vmpressure, but its calls stayed at $before_calls"
 	fi
