@@ -29,9 +29,9 @@ copy_tree = mkdir -p $(1) && \
 		tar -c --exclude=./build . | tar -x -C $(1); \
 	fi
 
-.PHONY: all module tools deps check lint unit check-harness check-pkg check-pkg-vm check-trixie \
-	check-vm check-tier2 check-hooks check-matrix demo demo-v2 bench deb install-module-source install \
-	uninstall clean
+.PHONY: all module tools deps check lint unit check-harness check-build check-pkg check-pkg-vm \
+	check-trixie check-vm check-tier2 check-hooks check-matrix demo demo-v2 bench deb \
+	install-module-source install uninstall clean
 
 all: module tools
 
@@ -46,7 +46,7 @@ deps:
 
 # make check's parts, in order, each run to its end even when an earlier one
 # failed (scripts/check-parts); their logs are kept in build/check/.
-CHECK_PARTS := deps lint unit check-harness check-pkg check-pkg-vm check-trixie check-vm
+CHECK_PARTS := deps lint unit check-harness check-build check-pkg check-pkg-vm check-trixie check-vm
 check:
 	scripts/check-parts $(CHECK_PARTS)
 
@@ -61,6 +61,10 @@ unit:
 # The VM harness's own tests, on the host: verdict fixtures, policies.
 check-harness:
 	tests/vm/check-harness
+
+# module/ built for two kernels in one tree without a clean.
+check-build:
+	tests/build/run
 
 # The packages: lintian, their contents, make install/uninstall against a
 # DESTDIR, then the real dpkg and dkms: install, kernel upgrade, signature,
