@@ -8,11 +8,10 @@
  */
 #include <linux/ftrace.h>
 #include <linux/module.h>
-#include <linux/version.h>
 
 void vmpc_test_direct_tramp(void);
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0)
+#ifdef VMPC_TEST_OPS_FUNC
 static int vmpc_test_share(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 {
 	return 0;
@@ -20,7 +19,7 @@ static int vmpc_test_share(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 #endif
 
 static struct ftrace_ops vmpc_test_ops = {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0)
+#ifdef VMPC_TEST_OPS_FUNC
 	.ops_func = vmpc_test_share,
 #endif
 };
@@ -30,7 +29,7 @@ static int vmpc_test_register(void)
 {
 	unsigned long addr = (unsigned long)vmpc_test_direct_tramp;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef VMPC_TEST_DIRECT_RENAMED
 	return register_ftrace_direct(&vmpc_test_ops, addr);
 #else
 	return register_ftrace_direct_multi(&vmpc_test_ops, addr);
@@ -41,7 +40,7 @@ static void vmpc_test_unregister(void)
 {
 	unsigned long addr = (unsigned long)vmpc_test_direct_tramp;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef VMPC_TEST_DIRECT_RENAMED
 	unregister_ftrace_direct(&vmpc_test_ops, addr, false);
 #else
 	unregister_ftrace_direct_multi(&vmpc_test_ops, addr);

@@ -9,11 +9,10 @@
 #include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/version.h>
 
 static atomic_long_t vmpc_test_calls;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#ifdef VMPC_TEST_FTRACE_REGS
 static void notrace vmpc_test_count(unsigned long ip, unsigned long parent_ip,
 				    struct ftrace_ops *ops,
 				    struct ftrace_regs *fregs)
