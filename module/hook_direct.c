@@ -88,9 +88,7 @@ static bool vmpc_direct_armed(void)
 
 static const char *vmpc_direct_busy_owner(void)
 {
-	if (vmpc_direct_refused_late)
-		return "an IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops";
-	return "a target already has an ftrace direct call: a BPF trampoline (fentry/fexit/fmod_ret program, bpftrace kfunc/fentry probe) or another module's; method=ftrace or kprobe can share a function with BPF";
+	return vmpc_direct_refused_late ? VMPC_OWNER_IPMODIFY : VMPC_OWNER_DIRECT;
 }
 
 const struct vmpc_backend vmpc_direct_backend = {

@@ -131,9 +131,8 @@ static bool vmpc_ftrace_armed(void)
 
 static const char *vmpc_ftrace_busy_owner(void)
 {
-	if (vmpc_ftrace_refused_late)
-		return "another IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops";
-	return "ftrace is disabled (kernel.ftrace_enabled=0), or a target has an ftrace direct call that does not share it (BPF trampolines do; another module's may not)";
+	return vmpc_ftrace_refused_late ? VMPC_OWNER_IPMODIFY :
+					  VMPC_OWNER_UNSHARED_OR_OFF;
 }
 
 const struct vmpc_backend vmpc_ftrace_backend = {

@@ -123,7 +123,7 @@ static bool vmpc_kprobe_armed(void)
 
 static const char *vmpc_kprobe_busy_owner(void)
 {
-	return "another IPMODIFY ftrace user holds a target's ftrace site: a livepatch or another module's IPMODIFY ftrace_ops; or an ftrace direct call there does not share it (BPF trampolines do)";
+	return VMPC_OWNER_FTRACE_SITE;
 }
 
 const struct vmpc_backend vmpc_kprobe_backend = {

@@ -78,10 +78,12 @@ static int vmpc_resolve(const struct vmpc_backend *b, bool hooked[],
 				t->symbol, err);
 			continue;
 		}
-		if (last_try)
-			pr_err("%s: the kernel refused to resolve %s: %d%s\n",
-			       b->name, t->symbol, err,
-			       err == -ENOENT ? " (no traceable function of that name: CONFIG_MEMCG=n?)" : "");
+		if (last_try && err == -ENOENT)
+			pr_err("%s: cannot resolve %s: %d (no traceable function of that name: CONFIG_MEMCG=n?)\n",
+			       b->name, t->symbol, err);
+		else if (last_try)
+			pr_err("%s: the kernel refused to resolve %s: %d\n",
+			       b->name, t->symbol, err);
 		else
 			pr_info("%s: the kernel refused to resolve %s: %d, trying the next method\n",
 				b->name, t->symbol, err);
@@ -159,6 +161,8 @@ static int vmpc_choose(const char *method)
 	return err;
 }
 
+#define VMPC_UNARMED "the kernel registered the hook but left its call sites as NOPs: ftrace is disabled (kernel.ftrace_enabled=0)"
+
 /*
  * Hooks every target with b, or leaves the kernel as it was and says why
  * in *why. A registration the kernel accepts but does not arm (ftrace
@@ -184,7 +188,7 @@ static int vmpc_attach(const struct vmpc_backend *b, const char **why)
 		       b->name, err);
 		return 0;
 	}
-	*why = "the kernel registered the hook but left its call sites as NOPs: ftrace is disabled (kernel.ftrace_enabled=0)";
+	*why = VMPC_UNARMED;
 	return -EBUSY;
 }
 

@@ -32,6 +32,12 @@ struct vmpc_backend {
 	const char *(*busy_owner)(void);
 };
 
+/* What busy_owner() says, as far as the kernel's refusal tells. */
+#define VMPC_OWNER_IPMODIFY "an IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops"
+#define VMPC_OWNER_DIRECT "a target already has an ftrace direct call: a BPF trampoline (fentry/fexit/fmod_ret program, bpftrace kfunc/fentry probe) or another module's; method=ftrace or kprobe can share a function with BPF"
+#define VMPC_OWNER_UNSHARED_OR_OFF "ftrace is disabled (kernel.ftrace_enabled=0), or a target has an ftrace direct call that does not share it (BPF trampolines do; another module's may not)"
+#define VMPC_OWNER_FTRACE_SITE "an IPMODIFY ftrace user holds a target's ftrace site (a livepatch or another module's IPMODIFY ftrace_ops), or an ftrace direct call there does not share it (BPF trampolines do)"
+
 extern const struct vmpc_backend vmpc_direct_backend;
 extern const struct vmpc_backend vmpc_ftrace_backend;
 extern const struct vmpc_backend vmpc_kprobe_backend;
