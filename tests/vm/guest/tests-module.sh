@@ -602,8 +602,20 @@ conflict_hook_first() {
 	expect_no_hook_lines "method=$backend first, then $holder, both gone"
 }
 
+# After a failure half-way: every holder out, so that later tests start from
+# the kernel as it was (vmpressure_ctl itself comes back in reset_state).
+conflict_cleanup() {
+	local holder
+	[ ! -d /sys/module/vmpc_test_livepatch ] || holder_unload livepatch
+	for holder in ipmodify direct; do
+		[ ! -d "/sys/module/vmpc_test_$holder" ] || holder_unload "$holder"
+	done
+	unload_stock_or_testing
+}
+
 conflicts_with() {
 	local backend
+	trap conflict_cleanup EXIT
 	for backend in $(lane_backends); do
 		conflict_holder_first "$backend" "$1"
 		conflict_hook_first "$backend" "$1"
@@ -630,6 +642,5 @@ test_conflict_livepatch() {
 	need_holder livepatch "no CONFIG_LIVEPATCH in this kernel (vmpc_test_livepatch.ko not built)"
 	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_K)) -eq 0 ] || fail "the kernel has K (livepatch) taint before this test"
 	echo "$TAINT_K" >"$TAINT_ALLOWED_FILE"
-	trap '[ ! -d /sys/module/vmpc_test_livepatch ] || holder_unload livepatch' EXIT
 	conflicts_with livepatch
 }
