@@ -161,12 +161,12 @@ static int vmpc_choose(const char *method)
 	return err;
 }
 
-#define VMPC_UNARMED "the kernel registered the hook but left its call sites as NOPs: ftrace is disabled (kernel.ftrace_enabled=0)"
+#define VMPC_UNARMED "the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)"
 
 /*
  * Hooks every target with b, or leaves the kernel as it was and says why
- * in *why. A registration the kernel accepts but does not arm (ftrace
- * disabled) is undone and refused: the knob must not read 0 while
+ * in *why. A registration the kernel accepts but does not arm (ftrace or
+ * kprobes disabled) is undone and refused: the knob must not read 0 while
  * vmpressure() runs.
  */
 static int vmpc_attach(const struct vmpc_backend *b, const char **why)

@@ -416,10 +416,13 @@ test_ftrace_disabled() {
 			else
 				expect_armed 0 "method=$backend, ftrace disabled"
 				before=$(skipped_count)
-				hog_once
+				evidence_round
 				[ "$(skipped_count)" -eq "$before" ] ||
 					fail "method=$backend: armed reads 0, yet the hook ran"
+				echo 1 >/proc/sys/kernel/ftrace_enabled
+				expect_armed 1 "method=$backend, ftrace enabled again, no write"
 				set_knob 1
+				echo 0 >/proc/sys/kernel/ftrace_enabled
 				expect_write_fails 0 "Device or resource busy" "method=$backend, ftrace disabled"
 				expect_no_hook_lines "method=$backend, refused while ftrace is disabled"
 				echo 1 >/proc/sys/kernel/ftrace_enabled
@@ -643,4 +646,32 @@ test_conflict_livepatch() {
 	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_K)) -eq 0 ] || fail "the kernel has K (livepatch) taint before this test"
 	echo "$TAINT_K" >"$TAINT_ALLOWED_FILE"
 	conflicts_with livepatch
+}
+
+# debugfs kprobes/enabled=0 disarms every kprobe, ours included, without
+# unregistering it: armed reads 0 and the hook does not run, a write of 0
+# is refused meanwhile, and the hook is live again once kprobes are.
+test_kprobes_disarmed() {
+	local before
+	need_module
+	case " $(lane_backends) " in
+	*" kprobe "*) ;;
+	*) fail "the lane declares no kprobe backend" ;;
+	esac
+	trap 'echo 1 >/sys/kernel/debug/kprobes/enabled' EXIT
+	load_backend kprobe enabled=0
+	echo 0 >/sys/kernel/debug/kprobes/enabled
+	expect_knob 0 "kprobes disarmed"
+	expect_armed 0 "kprobes disarmed"
+	before=$(skipped_count)
+	evidence_round
+	[ "$(skipped_count)" -eq "$before" ] || fail "armed reads 0, yet the kprobe ran"
+	echo 1 >/sys/kernel/debug/kprobes/enabled
+	expect_armed 1 "kprobes armed again, no write"
+	expect_work_stopped "kprobes armed again, no write"
+	set_knob 1
+	echo 0 >/sys/kernel/debug/kprobes/enabled
+	expect_write_fails 0 "Device or resource busy" "kprobes disarmed"
+	echo 1 >/sys/kernel/debug/kprobes/enabled
+	unload_stock_or_testing
 }
