@@ -11,7 +11,13 @@
 
 void vmpc_test_direct_tramp(void);
 
-#ifdef VMPC_TEST_OPS_FUNC
+#if defined(VMPC_TEST_OPS_FUNC_IP)
+static int vmpc_test_share(struct ftrace_ops *ops, unsigned long ip,
+			   enum ftrace_ops_cmd cmd)
+{
+	return 0;
+}
+#elif defined(VMPC_TEST_OPS_FUNC)
 static int vmpc_test_share(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 {
 	return 0;
