@@ -76,16 +76,34 @@ static int vmpc_kprobe_resolve(const char *symbol)
 	return 0;
 }
 
+/*
+ * Registered disabled, then armed one by one: enable_kprobe() reports a
+ * failure to arm (-EBUSY from an IPMODIFY owner), which registering an
+ * enabled kprobe can lose (Debian's 7.3 returns 0 with the probe dropped).
+ */
 static int vmpc_kprobe_attach(void)
 {
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		vmpc_kprobe_init(&vmpc_kprobe[i], vmpc_kprobe_symbol[i]);
+		vmpc_kprobe[i].flags = KPROBE_FLAG_DISABLED;
 		vmpc_kprobe_ptrs[i] = &vmpc_kprobe[i];
 	}
 	/* register_kprobes() unregisters the ones it did on failure. */
-	return register_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
+	err = register_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
+	if (err)
+		return err;
+	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
+		err = enable_kprobe(vmpc_kprobe_ptrs[i]);
+		if (err) {
+			unregister_kprobes(vmpc_kprobe_ptrs,
+					   vmpc_kprobe_nr_resolved);
+			return err;
+		}
+	}
+	return 0;
 }
 
 static int vmpc_kprobe_detach(void)
@@ -104,6 +122,8 @@ static bool vmpc_kprobe_live(const struct kprobe *p)
 {
 	kprobe_opcode_t insn;
 
+	if (p->flags & KPROBE_FLAG_DISABLED)
+		return false;
 	if (p->flags & KPROBE_FLAG_FTRACE)
 		return vmpc_ftrace_site_live((unsigned long)p->addr);
 	if (copy_from_kernel_nofault(&insn, p->addr, sizeof(insn)))
