@@ -8,6 +8,7 @@
 # Per test, KTAP gets a "# REASON" line (for a failure or a skip) and then
 # "ok N NAME", "ok N NAME # SKIP" or "not ok N NAME": a reason never shares
 # the result's line, so none can read as a directive.
+#
 # A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test) gets
 # "# taint allowed: BITS by NAME" before its result; the harness then accepts
 # K in the final taint value.
