@@ -72,6 +72,9 @@ load_module() {
 }
 
 unload_module() {
+	# The module holds itself while hooked (enabled=0): rmmod is refused
+	# there, so back to 1 first.
+	[ "$(cat "$KNOB")" = 1 ] || echo 1 >"$KNOB" || fail "cannot write 1 to $KNOB before rmmod"
 	rmmod vmpressure_ctl || fail "rmmod vmpressure_ctl failed"
 	! module_loaded || fail "$KNOB_DIR still present after rmmod"
 }

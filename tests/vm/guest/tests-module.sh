@@ -57,7 +57,6 @@ load_testing() {
 # Unloads vmpressure_ctl, whichever build, from either state.
 unload_stock_or_testing() {
 	module_loaded || return 0
-	echo 1 >"$KNOB" || fail "cannot return the knob to 1 before rmmod"
 	unload_module
 }
 
