@@ -182,3 +182,25 @@ test_net_socket_pressure_follows_knob() {
 		[ "$knob" = 1 ] || [ "$drops" -eq 0 ] || fail "phase $phase (knob 0): TCP cut rcv_ssthresh $drops times without socket pressure"
 	done
 }
+
+# The negative control of check's v2 verdict: the test-only build's hooks
+# with count_only=1 count in skipped but let vmpressure() run, so TCP stays
+# throttled at 0, and check must say FAIL (exit 1) because sock_throttled
+# grew in the disabled phase.
+# load_testing and friends are tests-module.sh's, sourced with this file.
+test_check_catches_count_only_hook() {
+	local backend status=0
+	need_module
+	need_cgroup_v2
+	kernel_has_sock_throttled || skip "memory.events has no sock_throttled on this kernel"
+	backend=$(lane_backends | cut -d' ' -f1)
+	load_testing method="$backend" count_only=1
+	vmpctl check --json >/tmp/cgv2-count-only.json || status=$?
+	cat /tmp/cgv2-count-only.json
+	expect_knob 1 "after vmpctl check with count_only=1"
+	unload_stock_or_testing
+	[ "$status" -eq 1 ] || fail "count_only=1 method=$backend: vmpctl check exited $status, expected 1 (FAIL)"
+	grep -q '"pass":false' /tmp/cgv2-count-only.json || fail "count_only=1: the JSON does not say pass false"
+	grep -q '"reason":"disabled: sock_throttled grew by [1-9]' /tmp/cgv2-count-only.json ||
+		fail "count_only=1: the reason is not sock_throttled growing at 0"
+}
