@@ -22,6 +22,7 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 {
 	bool events = phase[0].levels != 0;
 	bool throttled = phase[0].have_sock_throttled;
+	bool traced = phase[0].have_work_fn;
 	int i;
 
 	for (i = 0; i < CHECK_PHASES; i++) {
@@ -64,6 +65,22 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 				 check_phase_name[i], phase[i].sock_throttled);
 			return false;
 		}
+		if (traced && !phase[i].have_work_fn) {
+			snprintf(reason, size, "%s: no count of vmpressure's work",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (traced && check_phase_knob[i] == 1 && phase[i].work_fn_runs == 0) {
+			snprintf(reason, size,
+				 "%s: vmpressure's work never ran: vmpressure() did not despite reclaim",
+				 check_phase_name[i]);
+			return false;
+		}
+		if (traced && check_phase_knob[i] == 0 && phase[i].work_fn_runs != 0) {
+			snprintf(reason, size, "%s: vmpressure's work ran %" PRIu64 " times while short-circuited",
+				 check_phase_name[i], phase[i].work_fn_runs);
+			return false;
+		}
 		if (!events)
 			continue;
 		if (check_phase_knob[i] == 1 && measurement_events_total(&phase[i]) == 0) {
@@ -88,6 +105,12 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 			 "TCP throttled by socket pressure while enabled (sock_throttled +%" PRIu64
 			 ", +%" PRIu64 "), never while disabled (skipped +%" PRIu64 ")",
 			 phase[0].sock_throttled, phase[2].sock_throttled,
+			 phase[1].skipped_delta);
+	else if (traced)
+		snprintf(reason, size,
+			 "vmpressure's work ran while enabled (%" PRIu64 ", %" PRIu64
+			 " times, the kernel's function tracer), never while disabled (skipped +%" PRIu64 ")",
+			 phase[0].work_fn_runs, phase[2].work_fn_runs,
 			 phase[1].skipped_delta);
 	else
 		snprintf(reason, size,
@@ -149,15 +172,15 @@ static void print_socket_table(FILE *out,
 			       size_t phases_done)
 {
 	static const char *const headers[] = {
-		"phase", "knob", "sock_throttled", "skipped", "pgscan",
+		"phase", "knob", "sock_throttled", "work", "skipped", "pgscan",
 		"TCP MB/s", "sndbuf", "rcvbuf", "retrans", "seconds", NULL
 	};
-	enum { COLUMNS = 10 };
+	enum { COLUMNS = 11 };
 	struct table t;
 	size_t i;
 	int c;
 
-	if (table_init(&t, headers, 0x3fe))
+	if (table_init(&t, headers, 0x7fe))
 		return;
 	for (i = 0; i < phases_done; i++) {
 		const struct net_figures *f = &phase[i].net;
@@ -168,16 +191,18 @@ static void print_socket_table(FILE *out,
 		snprintf(cells[1], sizeof(cells[1]), "%d", check_phase_knob[i]);
 		format_u64(cells[2], sizeof(cells[2]),
 			   phase[i].have_sock_throttled, phase[i].sock_throttled);
-		format_u64(cells[3], sizeof(cells[3]), phase[i].have_skipped,
+		format_u64(cells[3], sizeof(cells[3]), phase[i].have_work_fn,
+			   phase[i].work_fn_runs);
+		format_u64(cells[4], sizeof(cells[4]), phase[i].have_skipped,
 			   phase[i].skipped_delta);
-		format_u64(cells[4], sizeof(cells[4]), phase[i].have_pgscan,
+		format_u64(cells[5], sizeof(cells[5]), phase[i].have_pgscan,
 			   phase[i].pgscan);
-		snprintf(cells[5], sizeof(cells[5]), "%.2f",
+		snprintf(cells[6], sizeof(cells[6]), "%.2f",
 			 net_throughput(f) / 1e6);
-		format_u64(cells[6], sizeof(cells[6]), true, f->sndbuf_max);
-		format_u64(cells[7], sizeof(cells[7]), true, f->rcvbuf_max);
-		format_u64(cells[8], sizeof(cells[8]), true, f->retrans);
-		snprintf(cells[9], sizeof(cells[9]), "%.2f", phase[i].seconds);
+		format_u64(cells[7], sizeof(cells[7]), true, f->sndbuf_max);
+		format_u64(cells[8], sizeof(cells[8]), true, f->rcvbuf_max);
+		format_u64(cells[9], sizeof(cells[9]), true, f->retrans);
+		snprintf(cells[10], sizeof(cells[10]), "%.2f", phase[i].seconds);
 		for (c = 0; c < COLUMNS; c++)
 			row[c] = cells[c];
 		if (table_add_row(&t, row))
@@ -299,6 +324,7 @@ int cmd_check(int argc, char **argv)
 			s.cg.path, s.cg.version,
 			s.cg.version == 2 ? ", reclaim forced by memory.max" : "",
 			s.have_sock_throttled ? "socket pressure on loopback TCP (memory.events sock_throttled) and skipped" :
+			s.have_work_trace ? "vmpressure's work item, counted by the kernel's function tracer (this kernel has no sock_throttled), and skipped" :
 			s.socket_load ? "skipped (this kernel has no sock_throttled), with loopback TCP figures" :
 			"skipped alone");
 
@@ -335,7 +361,7 @@ int cmd_check(int argc, char **argv)
 		if (!memcg_pgscan_is_local(&s.cg))
 			printf("(pgscan: system-wide /proc/vmstat delta; cgroup v1 has no per-memcg scan counter)\n");
 		if (phase[0].have_net)
-			printf("(loopback TCP in the cgroup%s during the reclaim; sndbuf, rcvbuf: largest SO_SNDBUF of the sender, SO_RCVBUF of the receiver)\n",
+			printf("(loopback TCP in the cgroup%s during the reclaim; work: runs of vmpressure_work_fn by the kernel's function tracer; sndbuf, rcvbuf: largest SO_SNDBUF of the sender, SO_RCVBUF of the receiver)\n",
 			       phase[0].net.private_netns ? ", in a network namespace of its own," : "");
 		printf("check: %s: %s\n", pass ? "PASS" : "FAIL", reason);
 	}

@@ -39,7 +39,9 @@ static void measure_usage(const char *cmd, FILE *out)
 		"disabled (with skipped growing), and they come back when re-enabled.\n"
 		"On cgroup v2, loopback TCP runs in the cgroup next to the reclaim, and\n"
 		"where memory.events counts sock_throttled it must grow while enabled\n"
-		"and stay still while disabled." :
+		"and stay still while disabled; where it does not, the kernel's\n"
+		"function tracer must see vmpressure's work item run while enabled\n"
+		"and never while disabled." :
 		"Force reclaim in a memory cgroup once and report pressure events per\n"
 		"level, the module's skipped delta and pages scanned.",
 		MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
@@ -138,6 +140,8 @@ json_t *measurement_json(const struct measurement *m)
 	json_put(o, "seconds", json_real_or_null(round(m->seconds * 1000) / 1000));
 	json_put(o, "sock_throttled", m->have_sock_throttled ?
 		 json_count(m->sock_throttled) : json_null());
+	json_put(o, "work_fn_runs", m->have_work_fn ?
+		 json_count(m->work_fn_runs) : json_null());
 	json_put(o, "net", m->have_net ? net_figures_json(&m->net) : json_null());
 	return o;
 }
@@ -242,6 +246,8 @@ int measure_open(struct measure_session *s, const struct measure_opts *opts,
 		s->socket_load = true;
 		s->have_sock_throttled =
 			memcg_read_sock_throttled(&s->cg, &count) == 0;
+		if (!s->have_sock_throttled)
+			s->have_work_trace = work_trace_open(&s->trace) == 0;
 	}
 	if (!memcg_has_pressure_level(&s->cg)) {
 		s->events_error = -ENOENT;
@@ -301,6 +307,9 @@ int measure_run(struct measure_session *s, struct measurement *m)
 	m->have_sock_throttled = s->have_sock_throttled &&
 		memcg_read_sock_throttled(&s->cg, &throttled_before) == 0;
 
+	m->have_work_fn = s->have_work_trace &&
+			  work_trace_start(&s->trace) == 0;
+
 	m->have_net = s->socket_load;
 	if (s->socket_load)
 		err = netload_run(&s->cg, &s->job, &m->net, &m->child);
@@ -333,6 +342,8 @@ int measure_run(struct measure_session *s, struct measurement *m)
 		m->sock_throttled = throttled_after - throttled_before;
 	else
 		m->have_sock_throttled = false;
+	if (m->have_work_fn)
+		m->have_work_fn = work_trace_stop(&s->trace, &m->work_fn_runs) == 0;
 
 	if (reclaim_failure(&m->child, why, sizeof(why))) {
 		vmpctl_error("%s: reclaim child in %s: %s", s->cmd, s->cg.path, why);
@@ -346,6 +357,7 @@ int measure_close(struct measure_session *s)
 	int err;
 
 	pressure_close(&s->listener);
+	work_trace_close(&s->trace);
 	err = memcg_remove(&s->cg);
 	if (err) {
 		vmpctl_error("%s: removing cgroup %s: %s", s->cmd, s->cg.path,
@@ -398,6 +410,9 @@ static void print_measurement_text(const struct measure_session *s,
 	if (m->have_sock_throttled)
 		printf("%-17s %llu\n", "sock_throttled:",
 		       (unsigned long long)m->sock_throttled);
+	if (m->have_work_fn)
+		printf("%-17s %llu (the kernel's function tracer)\n", "vmpressure work:",
+		       (unsigned long long)m->work_fn_runs);
 	if (m->have_net)
 		printf("%-17s %.2f MB/s, sndbuf max %llu, rcvbuf max %llu, retrans %llu%s\n",
 		       "loopback TCP:", net_throughput(&m->net) / 1e6,

@@ -16,6 +16,7 @@
 #include "netload.h"
 #include "pressure.h"
 #include "reclaim.h"
+#include "worktrace.h"
 
 #include <jansson.h>
 
@@ -50,6 +51,8 @@ struct measurement {
 	struct net_figures net;
 	bool have_sock_throttled;	/* memory.events has sock_throttled */
 	uint64_t sock_throttled;	/* its delta */
+	bool have_work_fn;		/* the kernel's tracer counted (worktrace.h) */
+	uint64_t work_fn_runs;		/* runs of vmpressure_work_fn */
 };
 
 uint64_t measurement_events_total(const struct measurement *m);
@@ -76,6 +79,9 @@ struct measure_session {
 	/* cgroup v2: loopback TCP next to the reclaim (netload.h) */
 	bool socket_load;
 	bool have_sock_throttled;
+	/* cgroup v2 without sock_throttled: the kernel's count of vmpressure's work */
+	struct work_trace trace;
+	bool have_work_trace;
 };
 
 /*

@@ -66,6 +66,21 @@ static void good_v2_sockets(struct measurement p[CHECK_PHASES])
 	p[2].sock_throttled = 39001;
 }
 
+/* A v2 run on a kernel without sock_throttled: the tracer counted the work. */
+static void good_v2_traced(struct measurement p[CHECK_PHASES])
+{
+	int i;
+
+	good_v2_sockets(p);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		p[i].have_sock_throttled = false;
+		p[i].sock_throttled = 0;
+		p[i].have_work_fn = true;
+	}
+	p[0].work_fn_runs = 48;
+	p[2].work_fn_runs = 64;
+}
+
 static void expect_verdict(const struct measurement p[CHECK_PHASES], bool pass,
 			   const char *reason_part)
 {
@@ -206,6 +221,39 @@ static void test_fail_sock_throttled_still_while_enabled(void **state)
 	expect_verdict(p, false, "disabled: no sock_throttled count");
 }
 
+static void test_pass_with_work_traced(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_traced(p);
+	expect_verdict(p, true, "work ran while enabled (48, 64 times, the kernel's function tracer), never while disabled (skipped +512)");
+}
+
+/* What count_only=1 would look like: skipped grows, the work still runs. */
+static void test_fail_work_traced_while_disabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_traced(p);
+	p[1].work_fn_runs = 51;
+	expect_verdict(p, false, "disabled: vmpressure's work ran 51 times while short-circuited");
+}
+
+static void test_fail_work_not_traced_while_enabled(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+
+	(void)state;
+	good_v2_traced(p);
+	p[2].work_fn_runs = 0;
+	expect_verdict(p, false, "re-enabled: vmpressure's work never ran");
+	good_v2_traced(p);
+	p[1].have_work_fn = false;
+	expect_verdict(p, false, "disabled: no count of vmpressure's work");
+}
+
 static char *capture_table(const struct measurement p[CHECK_PHASES], size_t n)
 {
 	struct capture c;
@@ -237,10 +285,18 @@ static void test_table(void **state)
 	good_v2_sockets(p);
 	text = capture_table(p, CHECK_PHASES);
 	assert_string_equal(text,
-		"phase       knob  sock_throttled  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
-		"enabled        1           41234        0   30000     10.00  2626560  131072        0     2.00\n"
-		"disabled       0               0      512   30000     10.00  2626560  131072        0     2.00\n"
-		"re-enabled     1           39001        0   30000     10.00  2626560  131072        0     2.00\n");
+		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
+		"enabled        1           41234     -        0   30000     10.00  2626560  131072        0     2.00\n"
+		"disabled       0               0     -      512   30000     10.00  2626560  131072        0     2.00\n"
+		"re-enabled     1           39001     -        0   30000     10.00  2626560  131072        0     2.00\n");
+	free(text);
+	good_v2_traced(p);
+	text = capture_table(p, CHECK_PHASES);
+	assert_string_equal(text,
+		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
+		"enabled        1               -    48        0   30000     10.00  2626560  131072        0     2.00\n"
+		"disabled       0               -     0      512   30000     10.00  2626560  131072        0     2.00\n"
+		"re-enabled     1               -    64        0   30000     10.00  2626560  131072        0     2.00\n");
 	free(text);
 }
 
@@ -257,9 +313,9 @@ static void test_json(void **state)
 	text = capture_text(&c);
 	assert_string_equal(text,
 		"{\"phases\":["
-		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}},"
-		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}},"
-		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"net\":null}}"
+		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}},"
+		"{\"phase\":\"disabled\",\"knob\":0,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":512,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}},"
+		"{\"phase\":\"re-enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}}"
 		"],\"pass\":false,\"reason\":\"a \\\"quoted\\\" reason\"}\n");
 	free(text);
 }
@@ -279,6 +335,9 @@ int main(void)
 		cmocka_unit_test(test_pass_with_sock_throttled),
 		cmocka_unit_test(test_fail_sock_throttled_while_disabled),
 		cmocka_unit_test(test_fail_sock_throttled_still_while_enabled),
+		cmocka_unit_test(test_pass_with_work_traced),
+		cmocka_unit_test(test_fail_work_traced_while_disabled),
+		cmocka_unit_test(test_fail_work_not_traced_while_enabled),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json),
 	};

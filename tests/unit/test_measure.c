@@ -122,7 +122,7 @@ static void test_json_v1_with_module(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":1,\"events\":{\"low\":120,\"medium\":7,\"critical\":0},"
-		"\"skipped_delta\":0,\"pgscan\":40960,\"seconds\":2.5,\"sock_throttled\":null,\"net\":null}\n");
+		"\"skipped_delta\":0,\"pgscan\":40960,\"seconds\":2.5,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}\n");
 	free(text);
 }
 
@@ -139,7 +139,7 @@ static void test_json_v2_without_module(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":null,"
-		"\"pgscan\":5,\"seconds\":0.25,\"sock_throttled\":null,\"net\":null}\n");
+		"\"pgscan\":5,\"seconds\":0.25,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}\n");
 	free(text);
 }
 
@@ -157,7 +157,7 @@ static void test_json_unregistered_level_is_null(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"{\"cgroup_version\":1,\"events\":{\"low\":null,\"medium\":3,\"critical\":null},"
-		"\"skipped_delta\":77,\"pgscan\":null,\"seconds\":0.0,\"sock_throttled\":null,\"net\":null}\n");
+		"\"skipped_delta\":77,\"pgscan\":null,\"seconds\":0.0,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}\n");
 	free(text);
 }
 

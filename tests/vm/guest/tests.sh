@@ -281,9 +281,12 @@ need_vmpctl() {
 }
 
 # Issue 3: the proof command passes, its numbers say what its verdict says,
-# and it leaves the knob as it found it.
+# and it leaves the knob as it found it. Where neither pressure events nor
+# sock_throttled exist (cgroup v2 on 6.12), check must count vmpressure's
+# work item with the kernel's function tracer: issue 9's evidence that does
+# not come from the module.
 test_vmpctl_check_passes() {
-	local status=0 phase knob
+	local status=0 phase knob work traced=no throttled=no
 	need_module
 	need_vmpctl
 	vmpctl check --json >/tmp/check.json || status=$?
@@ -306,7 +309,19 @@ test_vmpctl_check_passes() {
 			[ "${skipped_delta:-0}" -gt 0 ] || fail "check phase $phase: skipped did not grow while disabled"
 			! have_pressure_level || [ "$events" -eq 0 ] || fail "check phase $phase: $events events while disabled"
 		fi
+		[ -z "$(json_number sock_throttled /tmp/check.phase)" ] || throttled=yes
+		work=$(json_number work_fn_runs /tmp/check.phase)
+		[ -n "$work" ] || continue
+		traced=yes
+		if [ "$knob" = 1 ]; then
+			[ "$work" -gt 0 ] || fail "check phase $phase: vmpressure's work never ran while stock"
+		else
+			[ "$work" -eq 0 ] || fail "check phase $phase: vmpressure's work ran $work times while disabled"
+		fi
 	done </tmp/check.phases
+	if ! have_pressure_level && [ "$throttled" = no ] && have_work_fn; then
+		[ "$traced" = yes ] || fail "no pressure events, no sock_throttled, and check did not count vmpressure_work_fn"
+	fi
 }
 
 test_vmpctl_check_without_module() {
