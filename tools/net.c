@@ -138,25 +138,14 @@ void net_print_table(FILE *out, const struct net_options *opts,
 int net_print_json(FILE *out, const struct net_options *opts,
 		   const struct measurement *m)
 {
-	const struct net_figures *f = &m->net;
-	json_t *o = json_object();
+	/* the figures as check and measure print them, then net's own */
+	json_t *o = net_figures_json(&m->net);
 
+	json_put(o, "MB/s", json_real_or_null(net_throughput(&m->net) / 1e6));
 	json_put(o, "limit", json_count(opts->limit));
 	json_put(o, "size", json_count(opts->size));
-	json_put(o, "seconds", json_real_or_null(f->seconds));
-	json_put(o, "MB/s", json_real_or_null(net_throughput(f) / 1e6));
-	json_put(o, "bytes", json_count(f->bytes));
-	json_put(o, "retrans", json_count(f->retrans));
-	json_put(o, "sndbuf_max", json_count(f->sndbuf_max));
-	json_put(o, "sndbuf_last", json_count(f->sndbuf_last));
-	json_put(o, "rcvbuf_max", json_count(f->rcvbuf_max));
-	json_put(o, "rcv_ssthresh_min", f->rcv_ssthresh_min ?
-		 json_count(f->rcv_ssthresh_min) : json_null());
-	json_put(o, "rcv_ssthresh_drops", json_count(f->rcv_ssthresh_drops));
-	json_put(o, "advmss", json_count(f->advmss));
 	json_put(o, "sock_throttled", m->have_sock_throttled ?
 		 json_count(m->sock_throttled) : json_null());
-	json_put(o, "private_netns", json_boolean(f->private_netns));
 	json_put(o, "cgroup_version", json_integer(m->cgroup_version));
 	return json_print_line(out, o);
 }

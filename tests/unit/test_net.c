@@ -130,10 +130,11 @@ static void test_json(void **state)
 	sample(&o, &m);
 	text = capture(&o, &m, true);
 	assert_string_equal(text,
-		"{\"limit\":67108864,\"size\":100663296,\"seconds\":2.5,\"MB/s\":5.0,"
-		"\"bytes\":12500000,\"retrans\":3,\"sndbuf_max\":2626560,"
+		"{\"private_netns\":true,\"bytes\":12500000,\"seconds\":2.5,"
+		"\"bytes_per_s\":5000000.0,\"retrans\":3,\"sndbuf_max\":2626560,"
 		"\"sndbuf_last\":87040,\"rcvbuf_max\":131072,\"rcv_ssthresh_min\":261932,"
-		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"sock_throttled\":41234,\"private_netns\":true,\"cgroup_version\":2}\n");
+		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"MB/s\":5.0,"
+		"\"limit\":67108864,\"size\":100663296,\"sock_throttled\":41234,\"cgroup_version\":2}\n");
 	free(text);
 	m.have_sock_throttled = false;
 	m.net.rcv_ssthresh_min = 0;
@@ -141,10 +142,11 @@ static void test_json(void **state)
 	m.net.seconds = 0;
 	text = capture(&o, &m, true);
 	assert_string_equal(text,
-		"{\"limit\":67108864,\"size\":100663296,\"seconds\":0.0,\"MB/s\":0.0,"
-		"\"bytes\":12500000,\"retrans\":3,\"sndbuf_max\":2626560,"
+		"{\"private_netns\":false,\"bytes\":12500000,\"seconds\":0.0,"
+		"\"bytes_per_s\":0.0,\"retrans\":3,\"sndbuf_max\":2626560,"
 		"\"sndbuf_last\":87040,\"rcvbuf_max\":131072,\"rcv_ssthresh_min\":null,"
-		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"sock_throttled\":null,\"private_netns\":false,\"cgroup_version\":2}\n");
+		"\"rcv_ssthresh_drops\":17,\"advmss\":65483,\"MB/s\":0.0,"
+		"\"limit\":67108864,\"size\":100663296,\"sock_throttled\":null,\"cgroup_version\":2}\n");
 	free(text);
 }
 
