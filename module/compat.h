@@ -9,19 +9,34 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 
-/* Let ftrace guard our callback against recursion where it can. */
+/*
+ * The ftrace backend's callback only stores an address into the saved
+ * registers and calls nothing that ftrace traces through this ops, so it
+ * cannot recurse: ask ftrace to call it as it is, without the recursion
+ * guard (ftrace_ops_assist_func()) in front. 5.11 inverted the flag: before,
+ * FTRACE_OPS_FL_RECURSION_SAFE said "no guard needed"; since, leaving out
+ * FTRACE_OPS_FL_RECURSION says it.
+ */
 #ifdef VMPC_HAVE_FTRACE_OPS_FL_RECURSION
-#define VMPC_FTRACE_OPS_FL_RECURSION FTRACE_OPS_FL_RECURSION
+#define VMPC_FTRACE_OPS_FL_UNGUARDED 0
 #else
-#define VMPC_FTRACE_OPS_FL_RECURSION 0
+#define VMPC_FTRACE_OPS_FL_UNGUARDED FTRACE_OPS_FL_RECURSION_SAFE
 #endif
 
 /*
- * x86 only honours a modified instruction pointer from the full-regs
- * trampoline; WITH_ARGS-only architectures (arm64 since 6.2) reject
- * SAVE_REGS and honour it from ftrace_regs.
+ * Full pt_regs (ftrace_regs_caller) only where the callback cannot change
+ * the instruction pointer otherwise. Architectures with
+ * DYNAMIC_FTRACE_WITH_ARGS and a setter for ftrace_regs honour a changed
+ * one from the lighter trampoline (x86-64's ftrace_caller since 5.11,
+ * "Handlers can change the RIP"; arm64 since 6.2, where SAVE_REGS is
+ * refused), as livepatch relies on. Elsewhere (5.10, arm64 before 6.2)
+ * only SAVE_REGS hands the callback registers it can change.
  */
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) &&            \
+	(defined(VMPC_HAVE_FTRACE_REGS_SET_INSTRUCTION_POINTER) || \
+	 defined(VMPC_HAVE_FTRACE_INSTRUCTION_POINTER_SET))
+#define VMPC_FTRACE_OPS_FL_SAVE_REGS 0
+#elif defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 #define VMPC_FTRACE_OPS_FL_SAVE_REGS FTRACE_OPS_FL_SAVE_REGS
 #else
 #define VMPC_FTRACE_OPS_FL_SAVE_REGS 0
@@ -35,7 +50,10 @@
 #define vmpc_ftrace_regs_set_ip(fregs, ip) \
 	ftrace_instruction_pointer_set(fregs, ip)
 #else
-/* No arch setter: only the full pt_regs saved by SAVE_REGS can be changed. */
+/*
+ * No arch setter: only the full pt_regs saved by SAVE_REGS can be changed,
+ * which VMPC_FTRACE_OPS_FL_SAVE_REGS then requests.
+ */
 static __always_inline void vmpc_ftrace_regs_set_ip(struct ftrace_regs *fregs,
 						    unsigned long ip)
 {

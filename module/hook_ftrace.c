@@ -10,6 +10,11 @@
  * return through the changed instruction pointer. FTRACE_OPS_FL_PERMANENT,
  * as livepatch sets it, makes kernel.ftrace_enabled=0 fail with -EBUSY
  * while the hook is registered instead of silently turning it into a NOP.
+ *
+ * What a short-circuited call costs is mostly what ftrace does around the
+ * callback, so the ops asks for as little as compat.h finds enough: full
+ * pt_regs only where ftrace_regs cannot carry a changed instruction
+ * pointer, and no recursion guard for a callback that cannot recurse.
  */
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -48,7 +53,7 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 
 #define VMPC_FTRACE_OPS_FLAGS                                      \
 	(VMPC_FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |  \
-	 VMPC_FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT)
+	 VMPC_FTRACE_OPS_FL_UNGUARDED | FTRACE_OPS_FL_PERMANENT)
 
 static struct ftrace_ops vmpc_ftrace_ops = {
 	.func = vmpc_ftrace_redirect,
