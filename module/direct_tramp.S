@@ -2,19 +2,33 @@
 /*
  * Target of the direct backend's ftrace direct call. It is entered from
  * the fentry site of a hooked function, by a direct CALL or by ftrace's
- * RET-based hand-off, so the stack holds the return address into the
- * hooked function above the one into its caller. Dropping the first and
- * tail-jumping to vmpc_stub makes the stub return straight to the caller,
- * with the caller's arguments still in place.
+ * RET-based hand-off (which rebalances its own PUSH;RET with a CALL), so
+ * the stack holds the return address into the hooked function above the
+ * one into its caller. Each of the two is taken by a RET: the first, its
+ * address changed to a local label, ends the fentry call without entering
+ * the hooked function; from there vmpc_stub runs with the caller's
+ * arguments still in place and its RET ends the caller's call.
  *
- * No indirect branch and no RET here, so retpolines, return thunks and
- * IBT have nothing to act on; the stub's own RET pairs with the caller's
- * CALL, keeping return stack and call depth accounting balanced.
+ * Two CALLs, two RETs: the hardware return stack buffer stays balanced.
+ * The first RET is predicted into the hooked function and mispredicts
+ * once; the stub's RET and every return up the caller's chain are then
+ * predicted from their own CALLs. Dropping the fentry frame without a RET
+ * would leave one stale entry, mispredicting each of those returns instead.
+ *
+ * Call-depth tracking (6.2+): ftrace does not count the fentry CALL into
+ * a direct trampoline, which counts it itself (CALL_DEPTH_ACCOUNT, as the
+ * kernel's samples/ftrace do), while the return thunk behind each RET
+ * counts that return. IBT polices no RET, and there is no indirect CALL
+ * or JMP here. ORC: the label is annotated as a function entry, which it
+ * is: only the caller's return address is left on the stack.
  */
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
 #ifdef VMPC_SYM_FUNC_START_LACKS_ENDBR
 #include <asm/ibt.h>
+#endif
+#ifdef VMPC_HAVE_CALL_DEPTH_ACCOUNT
+#include <asm/nospec-branch.h>
 #endif
 
 	.text
@@ -23,7 +37,14 @@ SYM_FUNC_START(vmpc_direct_tramp)
 	/* Its address is taken: objtool wants it to be a valid IBT target. */
 	ENDBR
 #endif
-	addq	$8, %rsp
+#ifdef VMPC_HAVE_CALL_DEPTH_ACCOUNT
+	CALL_DEPTH_ACCOUNT
+#endif
+	leaq	vmpc_direct_tramp_to_stub(%rip), %rax
+	movq	%rax, (%rsp)
+	RET
+/* Named, not .L: a guest test puts a kprobe here and unwinds from it. */
+vmpc_direct_tramp_to_stub:
 	UNWIND_HINT_FUNC
 	jmp	vmpc_stub
 SYM_FUNC_END(vmpc_direct_tramp)

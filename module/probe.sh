@@ -81,4 +81,9 @@ else
 	echo "/* #undef VMPC_SYM_FUNC_START_LACKS_ENDBR */"
 fi
 
+# 6.2: call-depth tracking; a direct-call trampoline counts the CALL that
+# entered it (CALL_DEPTH_ACCOUNT, an assembler macro).
+probe VMPC_HAVE_CALL_DEPTH_ACCOUNT '^\.macro CALL_DEPTH_ACCOUNT' \
+	"$srctree/arch/$srcarch/include/asm/nospec-branch.h"
+
 echo "#endif /* VMPC_CONFIG_H */"

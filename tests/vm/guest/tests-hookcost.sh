@@ -1,7 +1,10 @@
 # shellcheck shell=dash disable=SC2153 # KNOB_DIR and the other names come from lib.sh
 # Guest tests of what makes a short-circuited call cheap and sound (issue 14
 # part 2), read from the kernel rather than from the module: the flags the
-# ftrace backend's ops really runs with (tracefs' enabled_functions).
+# ftrace backend's ops really runs with (tracefs' enabled_functions), and
+# stack traces the kernel's unwinder takes from inside the direct backend's
+# trampoline and the stub (a kprobe of tests/vm/kmods/unwind), every
+# backend of the lane.
 # Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
@@ -34,4 +37,59 @@ test_ftrace_hook_flags() {
 	expect_work_stopped "method=ftrace with these flags"
 	set_knob 1
 	unload_module
+}
+
+UNWIND_MODULE=/lib/modules/$(uname -r)/extra/vmpc_test_unwind.ko
+
+# The stack trace the kernel takes from a kprobe on SYMBOL (the test module
+# of tests/vm/kmods/unwind) at its first hit during one reclaim pass, one
+# frame a line, in /tmp/unwind-SYMBOL.
+unwind_from() {
+	local symbol=$1
+	[ -e "$UNWIND_MODULE" ] || fail "the test module $UNWIND_MODULE is missing"
+	dmesg -c >/dev/null
+	insmod "$UNWIND_MODULE" symbol="$symbol" || fail "cannot put a kprobe on $symbol"
+	evidence_round
+	rmmod vmpc_test_unwind
+	dmesg | sed 's/^\[[ 0-9.]*\] *//' | awk '
+		/vmpc_test_unwind: stack at/ { on = 1; next }
+		/vmpc_test_unwind: end of stack/ { if (on) exit }
+		on && /^[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+/ { print }' >"/tmp/unwind-$symbol"
+}
+
+# That trace must pass the probe, reach reclaim and end at the task's entry
+# into the kernel: an unwind that stops early or loses its way (a wrong ORC
+# entry, a wrong return address) does not.
+expect_full_unwind() {
+	local trace
+	trace=$(cat "/tmp/unwind-$1")
+	[ -n "$trace" ] || fail "$2: no stack trace from a kprobe on $1 during reclaim"
+	echo "$2: stack trace from $1:"
+	echo "$trace"
+	echo "$trace" | grep -q "^$1+0x" || fail "$2: the trace does not pass $1"
+	echo "$trace" | sed -n "/^$1+0x/,\$p" |
+		grep -qE '^(shrink_node|shrink_lruvec|do_try_to_free_pages|try_to_free_mem_cgroup_pages|balance_pgdat)\+' ||
+		fail "$2: the unwind from $1 does not reach reclaim"
+	echo "$trace" | grep -qE '^(entry_SYSCALL_64[a-z_]*|asm_exc_page_fault|ret_from_fork[a-z_]*|el0t_64_sync|el0_svc)\+' ||
+		fail "$2: the unwind from $1 stops short of the task's entry"
+}
+
+# ORC (x86-64) or frame records (arm64) lead from inside the stub, and from
+# the direct trampoline's label (which it reaches by a RET) back through
+# reclaim to the task's entry, with every backend of the lane.
+test_hook_stack_unwinds() {
+	local backend
+	need_module
+	trap '[ ! -d /sys/module/vmpc_test_unwind ] || rmmod vmpc_test_unwind' EXIT
+	for backend in $(lane_backends); do
+		load_backend "$backend" enabled=0
+		unwind_from vmpc_stub
+		expect_full_unwind vmpc_stub "method=$backend"
+		if [ "$backend" = direct ]; then
+			unwind_from vmpc_direct_tramp_to_stub
+			expect_full_unwind vmpc_direct_tramp_to_stub "method=direct"
+		fi
+		set_knob 1
+		unload_module
+	done
 }
