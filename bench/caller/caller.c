@@ -4,9 +4,12 @@
  * cost of one vmpressure() call, stock or short-circuited by vmpressure_ctl,
  * against an empty noinline function called the same way.
  *
- * vmpressure() is not exported, so it is called through the address a
- * kprobe resolves. That is only safe where indirect calls to arbitrary
- * kernel text are not policed: the module refuses IBT and CFI kernels.
+ * vmpressure() is not exported, so it is called by the address a kprobe
+ * resolves. On x86-64 vmpb_call (call_by_ret.S) enters it by a RET, which
+ * IBT allows; elsewhere an indirect call does, which is only safe where
+ * indirect calls to arbitrary kernel text are not policed: there the
+ * module refuses BTI and CFI kernels. Both functions are called with six
+ * zero arguments, whatever vmpressure()'s signature (7.2 added an order).
  *
  * Reading /sys/kernel/debug/vmpressure_bench/cost runs the measurement and
  * prints a "# calls N repeats R, ..." line, then "NAME MEDIAN MIN MAX" lines
@@ -30,16 +33,28 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "call_by_ret.h"
+
 #define VMPB_MAX_REPEATS 101
 /* Keeps each interrupts-off run well below the lockup detectors' limits. */
 #define VMPB_MAX_CALLS 1000000
 /* ns are reported with this many fractional digits */
 #define VMPB_SCALE 1000
 
-struct mem_cgroup;
+/* Six argument registers: as many as any vmpressure() takes, all zero. */
+typedef void (*vmpb_fn)(unsigned long a1, unsigned long a2, unsigned long a3,
+			unsigned long a4, unsigned long a5, unsigned long a6);
 
-typedef void (*vmpb_fn)(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
-			unsigned long scanned, unsigned long reclaimed);
+void *vmpb_callee;
+
+#ifndef CONFIG_X86_64
+/* No RET-based call here: an indirect one, refused under BTI or CFI. */
+void vmpb_call(unsigned long a1, unsigned long a2, unsigned long a3,
+	       unsigned long a4, unsigned long a5, unsigned long a6)
+{
+	((vmpb_fn)READ_ONCE(vmpb_callee))(a1, a2, a3, a4, a5, a6);
+}
+#endif
 
 static unsigned int calls = 10000;
 module_param(calls, uint, 0644);
@@ -49,9 +64,8 @@ static unsigned int repeats = 21;
 module_param(repeats, uint, 0644);
 MODULE_PARM_DESC(repeats, "Timed runs per function and read, 1..101 (default 21)");
 
-/* Read with READ_ONCE() so that neither call can be devirtualised. */
-static vmpb_fn vmpb_vmpressure;
-static vmpb_fn vmpb_floor;
+static void *vmpb_vmpressure;
+static void *vmpb_floor;
 static struct dentry *vmpb_dir;
 
 /* Serialises readers: the sample arrays are shared. */
@@ -60,28 +74,30 @@ static u64 vmpb_floor_ns[VMPB_MAX_REPEATS];
 static u64 vmpb_target_ns[VMPB_MAX_REPEATS];
 
 /* The floor: what a call costs when the callee does nothing at all. */
-static noinline void vmpb_empty(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
-				unsigned long scanned, unsigned long reclaimed)
+static noinline void vmpb_empty(unsigned long a1, unsigned long a2,
+				unsigned long a3, unsigned long a4,
+				unsigned long a5, unsigned long a6)
 {
 }
 
 /*
  * Times n calls of fn with interrupts off, so that neither preemption nor
- * interrupt handlers land inside a run. The arguments make the stock
+ * interrupt handlers land inside a run. Zero arguments make the stock
  * vmpressure() return early without touching anything: tree = false
  * returns at once on cgroup v1, gfp = 0 right after on the default
  * hierarchy, where a NULL memcg stands for the root.
  */
-static u64 vmpb_time(vmpb_fn fn, unsigned int n)
+static u64 vmpb_time(void *fn, unsigned int n)
 {
 	unsigned long flags;
 	unsigned int i;
 	u64 start, end;
 
+	WRITE_ONCE(vmpb_callee, fn);
 	local_irq_save(flags);
 	start = ktime_get_ns();
 	for (i = 0; i < n; i++)
-		fn(0, NULL, false, 0, 0);
+		vmpb_call(0, 0, 0, 0, 0, 0);
 	end = ktime_get_ns();
 	local_irq_restore(flags);
 	return end - start;
@@ -118,8 +134,8 @@ static void vmpb_report(struct seq_file *m, const char *name, u64 *samples,
 static int vmpb_cost_show(struct seq_file *m, void *unused)
 {
 	unsigned int n = READ_ONCE(repeats), per_run = READ_ONCE(calls);
-	vmpb_fn floor = READ_ONCE(vmpb_floor);
-	vmpb_fn target = READ_ONCE(vmpb_vmpressure);
+	void *floor = vmpb_floor;
+	void *target = vmpb_vmpressure;
 	unsigned int i;
 
 	if (!n || n > VMPB_MAX_REPEATS || !per_run || per_run > VMPB_MAX_CALLS)
@@ -145,8 +161,9 @@ DEFINE_SHOW_ATTRIBUTE(vmpb_cost);
 
 /*
  * The address a kprobe on the symbol resolves to, without arming it.
- * Accepted only when it is the symbol's first byte: anything else (an
- * ENDBR skipped, a wrong symbol) is not something to call.
+ * Accepted only at the symbol's first byte, or 4 bytes in on IBT kernels,
+ * where kprobes skip the function's ENDBR (unless it was sealed): anything
+ * else (a wrong symbol) is not something to call.
  */
 static void * __init vmpb_resolve(const char *symbol)
 {
@@ -168,6 +185,11 @@ static void * __init vmpb_resolve(const char *symbol)
 	unregister_kprobe(&kp);
 
 	sprint_symbol(where, (unsigned long)addr);
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && !strncmp(where, symbol, len) &&
+	    !strncmp(where + len, "+0x4/", 5)) {
+		addr -= 4;	/* the length of ENDBR64 */
+		sprint_symbol(where, (unsigned long)addr);
+	}
 	if (strncmp(where, symbol, len) || strncmp(where + len, "+0x0/", 5)) {
 		pr_err("%s resolved to %s, not to its start\n", symbol, where);
 		return NULL;
@@ -177,9 +199,9 @@ static void * __init vmpb_resolve(const char *symbol)
 
 static int __init vmpb_init(void)
 {
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) || IS_ENABLED(CONFIG_CFI_CLANG) ||
-	    IS_ENABLED(CONFIG_ARM64_BTI_KERNEL)) {
-		pr_err("refusing: this kernel polices indirect calls (IBT/CFI/BTI)\n");
+	if (!IS_ENABLED(CONFIG_X86_64) &&
+	    (IS_ENABLED(CONFIG_CFI_CLANG) || IS_ENABLED(CONFIG_ARM64_BTI_KERNEL))) {
+		pr_err("refusing: this kernel polices indirect calls (CFI/BTI)\n");
 		return -EOPNOTSUPP;
 	}
 	if (!IS_ENABLED(CONFIG_KPROBES)) {
