@@ -3,7 +3,8 @@
 # script): numbers only, never a verdict. bench/run starts it. Four tables:
 # 1. ns per vmpressure() call, 2. toggle latency, 3. the pft A/B, 4. whole-run
 # ABBA against the interleaved A/B at equal wall time, with pft's noise and
-# the false-positive rate of A/A runs.
+# the false-positive rate of A/A runs. vmpctl_bench.sections=LIST on the
+# kernel command line (bench/run's BENCH_SECTIONS) runs only those.
 set -eu
 # shellcheck source-path=SCRIPTDIR source=../tests/vm/guest/lib.sh
 . /vmtest/lib.sh
@@ -85,12 +86,27 @@ pft_row() {
 		"$(field "$line" 28)" "$(field "$line" 35)" >>/tmp/pft-rows
 }
 
+# The sections to run: vmpctl_bench.sections=1,2 on the kernel command line
+# (bench/run's BENCH_SECTIONS), all four without it.
+SECTIONS=$(sed -n 's/.*vmpctl_bench\.sections=\([0-9,]*\).*/\1/p' /proc/cmdline)
+section() {
+	case ",${SECTIONS:-1,2,3,4}," in
+	*",$1,"*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+# Section 3's summary repeats tables 1 and 2, whichever of them ran.
+: >/tmp/cost-rows
+: >/tmp/floor-row
+: >/tmp/toggle-rows
+
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 echo "Under TCG every ns is emulated time: compare the ratios, not absolute numbers."
 echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
 echo
 
-echo "== 1. cost per vmpressure() call, ns (vmpressure_bench calls it through its address)"
+if section 1; then
+echo "== 1. cost per vmpressure() call, ns (vmpressure_bench calls it by its address)"
 : >/tmp/cost-rows
 : >/tmp/floor-row
 if ! insmod "$BENCH_MODULE"; then
@@ -115,8 +131,10 @@ else
 		"floor" "/floor" "skip/call"
 	cat /tmp/floor-row /tmp/cost-rows
 fi
+fi
 echo
 
+if section 2; then
 echo "== 2. toggle latency of enabled, ms (vmpctl ab -n $TOGGLE_RUNS -w 0 -- true)"
 : >/tmp/toggle-rows
 for method in $BACKENDS; do
@@ -132,8 +150,10 @@ unload
 printf '%-8s %5s %9s %9s   %5s %9s %9s\n' "backend" "n" "1->0 med" "1->0 max" \
 	"n" "0->1 med" "0->1 max"
 cat /tmp/toggle-rows
+fi
 echo
 
+if section 3; then
 echo "== 3. pft A/B: $PFT"
 echo "A/B: $RUNS runs per arm (stock check: $STOCK_RUNS), ABBA, 1 warmup"
 : >/tmp/pft-rows
@@ -176,6 +196,7 @@ echo
 printf '%-8s %5s %9s %9s   %5s %9s %9s\n' "backend" "n" "1->0 med" "1->0 max" \
 	"n" "0->1 med" "0->1 max"
 cat /tmp/toggle-rows
+fi
 
 # 4. Whole-run ABBA against the interleaved A/B (issue 14), at equal wall
 # time on the fastest-flipping backend. The interleaved runs are one long
@@ -250,6 +271,7 @@ series_table() {
 		}' "$1"
 }
 
+if section 4; then
 echo
 echo "== 4. whole-run ABBA against interleaved A/B, equal wall time ($IL_BUDGET s each), pft fault rate"
 if ! reload method="$IL_METHOD"; then
@@ -339,3 +361,4 @@ awk -v a="$abba_mde" -v b="$il_mde" -v needed="$il_needed" -v slice="$IL_SLICE" 
 cat /tmp/fpr-row
 echo "per-slice noise and drift (4a):"
 cat /tmp/series-table
+fi
