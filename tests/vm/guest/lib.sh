@@ -4,7 +4,6 @@
 KNOB_DIR=/sys/kernel/vmpressure_ctl
 KNOB=$KNOB_DIR/enabled
 MODULE=/lib/modules/$(uname -r)/extra/vmpressure_ctl.ko
-# shellcheck disable=SC2034 # used by tests.sh
 ENABLED_FUNCTIONS=/sys/kernel/tracing/enabled_functions
 REASON_FILE=/tmp/vmtest-reason
 # skip() leaves this mark next to its reason: exit status 4 alone is no skip.
@@ -94,6 +93,34 @@ set_knob() {
 
 expect_knob() {
 	[ "$(knob)" = "$1" ] || fail "$2: knob reads $(knob), expected $1"
+}
+
+# Targets the module must hook on this kernel: vmpressure_prio only where the
+# kernel still has it.
+expected_targets() {
+	echo vmpressure
+	if grep -q ' vmpressure_prio$' /proc/kallsyms; then echo vmpressure_prio; fi
+}
+
+# Lines of enabled_functions (ftrace, kprobes on ftrace) or of the kprobes
+# list that name TARGET.
+target_hooked() {
+	grep -qE "^$1[[:space:]]" "$ENABLED_FUNCTIONS" ||
+		grep -qE "[[:space:]]$1\+0x0([[:space:]]|$)" /sys/kernel/debug/kprobes/list 2>/dev/null
+}
+
+expect_unhooked() {
+	local target
+	for target in vmpressure vmpressure_prio; do
+		! target_hooked "$target" || fail "$1: $target is still hooked"
+	done
+}
+
+expect_hooked() {
+	local target
+	for target in $(expected_targets); do
+		target_hooked "$target" || fail "$1: $target is not hooked"
+	done
 }
 
 # Root of the memory cgroup hierarchy and the name of its limit file.

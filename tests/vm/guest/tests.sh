@@ -3,34 +3,6 @@
 # Each starts with the module loaded and enabled=1; which ones apply is decided
 # from what this kernel has, never from the lane's name.
 
-# Targets the module must hook on this kernel: vmpressure_prio only where the
-# kernel still has it.
-expected_targets() {
-	echo vmpressure
-	if grep -q ' vmpressure_prio$' /proc/kallsyms; then echo vmpressure_prio; fi
-}
-
-# Lines of enabled_functions (ftrace, kprobes on ftrace) or of the kprobes
-# list that name TARGET.
-target_hooked() {
-	grep -qE "^$1[[:space:]]" "$ENABLED_FUNCTIONS" ||
-		grep -qE "[[:space:]]$1\+0x0([[:space:]]|$)" /sys/kernel/debug/kprobes/list 2>/dev/null
-}
-
-expect_unhooked() {
-	local target
-	for target in vmpressure vmpressure_prio; do
-		! target_hooked "$target" || fail "$1: $target is still hooked"
-	done
-}
-
-expect_hooked() {
-	local target
-	for target in $(expected_targets); do
-		target_hooked "$target" || fail "$1: $target is not hooked"
-	done
-}
-
 expect_skipped_grows() {
 	local before after
 	before=$(skipped_count)
