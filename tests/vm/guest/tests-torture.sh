@@ -424,9 +424,9 @@ fuzz_bytewise() {
 }
 
 # Issue 13: fuzzed writes, each a single write(2) at offset 0 or a random
-# offset, of random bytes (lengths 0 to 8192, a quarter of them at most 8
-# bytes), of valid words in random case with or without the newline, and of
-# words one edit away from valid; and runs of one-byte writes. The oracle is
+# one: random bytes (a quarter of the writes 0 to 8192 long, a fifth 0 to 8),
+# valid words in random case with or without the newline (15%), words one
+# edit away from valid (25%); and runs of one-byte writes (15%). The oracle is
 # the grammar above; the knob reads 0 or 1 after every write.
 test_knob_fuzz() {
 	local writes class len offset file=/tmp/fuzz-input seed start
