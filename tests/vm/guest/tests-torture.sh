@@ -4,14 +4,16 @@
 # Torture tests, one test_* function each: concurrent toggles under reclaim in
 # several memcgs with every attribute read in a loop, load/unload cycles with a
 # writer racing each unload, knob fuzzing against the knob's grammar, and
-# eventfd listeners across disable and enable. On a kernel with kmemleak (the
-# debug lane) each ends with a leak scan that fails on any leak of the module.
+# eventfd listeners across disable and enable, and (where the kernel has
+# failslab: the debug lane) every slab allocation of an insmod failed in
+# turn. On a kernel with kmemleak (the debug lane) each ends with a leak scan
+# that fails on any leak of the module.
 #
-# Input: /etc/vmtest/torture-scale: "full" (the issue's counts: 10,000
-# writes from two writers, 200 load/unload cycles, 2,000 fuzzed writes),
-# "short" (the default, for the lanes of Debian's kernels: 20, 10 and 50),
-# or a percentage of the full counts; /etc/vmtest/kconfig when the harness
-# puts the kernel's .config there.
+# Input: /etc/vmtest/torture-scale (the lane's torture_scale=): N, the
+# percentage of the issue's counts (10,000 writes from two writers, 200
+# load/unload cycles, 2,000 fuzzed writes) to run; without it the short
+# counts (20, 10 and 50) for the lanes of Debian's kernels.
+# /etc/vmtest/kconfig, the kernel's .config.
 
 TORTURE_SCALE_FILE=/etc/vmtest/torture-scale
 TRACING=/sys/kernel/tracing
@@ -24,17 +26,16 @@ uptime_s() {
 	cut -d. -f1 /proc/uptime
 }
 
-# Prints the count for this run: FULL (the issue's number) at scale "full",
-# SHORT at scale "short", N percent of FULL (at least 1) at scale N.
+# Prints the count for this run: N percent of FULL (the issue's number, at
+# least 1) when the lane sets the scale to N, else SHORT.
 torture_count() {
-	local scale=short
-	[ ! -e "$TORTURE_SCALE_FILE" ] || scale=$(cat "$TORTURE_SCALE_FILE")
+	local scale
+	[ -e "$TORTURE_SCALE_FILE" ] || { echo "$2"; return; }
+	scale=$(cat "$TORTURE_SCALE_FILE")
 	case $scale in
-	full) echo "$1" ;;
-	short) echo "$2" ;;
-	[1-9] | [1-9][0-9] | 100) echo $((($1 * scale + 99) / 100)) ;;
-	*) fail "$TORTURE_SCALE_FILE says '$scale', expected full, short or a percentage 1-100" ;;
+	'' | 0* | *[!0-9]*) fail "$TORTURE_SCALE_FILE says '$scale', expected a percentage" ;;
 	esac
+	echo $((($1 * scale + 99) / 100))
 }
 
 torture_dir_reset() {
@@ -164,14 +165,8 @@ expect_state_agrees() {
 	fi
 }
 
-# Whether this kernel has kmemleak: from its .config where the harness put
-# it there, else from debugfs.
 have_kmemleak() {
-	if [ -e /etc/vmtest/kconfig ]; then
-		grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' /etc/vmtest/kconfig
-	else
-		[ -e "$KMEMLEAK" ]
-	fi
+	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' /etc/vmtest/kconfig
 }
 
 # On a kernel with kmemleak: scans and fails on any leak (new since the last
@@ -563,6 +558,60 @@ test_listener_cgroup_removed_while_disabled() {
 	watch_stop after
 	hog_stop
 	expect_no_module_leaks "after removing a listener's cgroup"
+}
+
+# Loads the module with the Nth slab allocation of the insmod task failed
+# (/proc/self/fail-nth, which an exec keeps); its output in load.out.
+insmod_failing_nth() {
+	# shellcheck disable=SC2086 # one word per parameter
+	sh -c 'echo "$1" >/proc/self/fail-nth && shift && exec insmod "$@"' \
+		sh "$1" "$MODULE" $MODULE_PARAMS >"$TORTURE_DIR/load.out" 2>&1
+}
+
+# Issue 13: load-time failure injection. failslab fails the Nth slab
+# allocation of one insmod, for N = 1, 2, ... until an insmod gets through
+# with nothing injected: the kernel's module loader, sysfs, the resolution
+# of the targets and the attachment of every backend meet an allocation
+# failure in turn. A failed load leaves no knob, nothing hooked and no
+# module; a load that got through works; and nothing leaks.
+test_load_failures_leave_nothing() {
+	local failslab=/sys/kernel/debug/failslab n=0 failed=0 injected start
+	need_module
+	[ -d "$failslab" ] || skip "no failslab on this kernel (FAULT_INJECTION off)"
+	start=$(uptime_s)
+	torture_dir_reset
+	unload_module
+	# fail-nth decides alone (probability 0); sleeping allocations too;
+	# no stack dump per failure; times counts the failures injected.
+	echo 0 >"$failslab/probability"
+	echo N >"$failslab/ignore-gfp-wait"
+	echo 0 >"$failslab/verbose"
+	while :; do
+		n=$((n + 1))
+		[ "$n" -le 5000 ] || fail "insmod still met an injected failure at allocation 5000"
+		echo 1000000 >"$failslab/times"
+		if insmod_failing_nth "$n"; then
+			injected=$((1000000 - $(cat "$failslab/times")))
+			module_loaded || fail "allocation $n failed, insmod succeeded, but $KNOB_DIR is missing"
+			hooked_targets_agree "allocation $n failed, insmod succeeded"
+			set_knob $((1 - $(knob)))
+			hooked_targets_agree "allocation $n failed, insmod succeeded, knob flipped"
+			unload_module
+			expect_unhooked "allocation $n failed, insmod succeeded, rmmod"
+			[ "$injected" -ne 0 ] || break
+		else
+			failed=$((failed + 1))
+			! module_loaded || fail "insmod failed at allocation $n but left $KNOB_DIR: $(cat "$TORTURE_DIR/load.out")"
+			! grep -q '^vmpressure_ctl ' /proc/modules || fail "insmod failed at allocation $n but vmpressure_ctl is in /proc/modules"
+			expect_unhooked "insmod failed at allocation $n"
+		fi
+		[ $((n % 50)) -ne 0 ] || echo "failslab: $n allocations failed in turn, $failed loads refused ($(($(uptime_s) - start)) s)"
+	done
+	echo 1 >"$failslab/times"
+	echo "failslab: the insmod makes $((n - 1)) slab allocations; failing each in turn refused $failed loads ($(($(uptime_s) - start)) s)"
+	[ "$failed" -gt 0 ] || fail "no injected failure made insmod fail"
+	load_module
+	expect_no_module_leaks "after $((n - 1)) injected allocation failures"
 }
 
 # Issue 13: the last word on leaks. Everything the lane did before has run;
