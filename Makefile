@@ -97,7 +97,7 @@ check-vm:
 	tests/vm/run $(TIER1_LANES)
 
 check-tier2:
-	scripts/deps vm cross chroot lint
+	scripts/deps vm cross chroot lint debug-kernel
 	tests/vm/run $(TIER2_LANES)
 
 # One boot proving the hooks other drivers use (kernel_build=, VMPCTL_VM_*).
