@@ -561,58 +561,70 @@ test_listener_cgroup_removed_while_disabled() {
 	hog_stop
 }
 
-# Loads the module with the Nth slab allocation of the insmod task failed
-# (/proc/self/fail-nth, which an exec keeps); its output in load.out.
+FAILSLAB=/sys/kernel/debug/failslab
+
+# Loads the module with PARAM... and the Nth slab allocation of the insmod
+# task failed (/proc/self/fail-nth, which an exec keeps); its output in
+# load.out.
 insmod_failing_nth() {
 	# shellcheck disable=SC2086 # one word per parameter
 	sh -c 'echo "$1" >/proc/self/fail-nth && shift && exec insmod "$@"' \
-		sh "$1" "$MODULE" $MODULE_PARAMS >"$TORTURE_DIR/load.out" 2>&1
+		sh "$1" "$MODULE" $MODULE_PARAMS "enabled=$2" >"$TORTURE_DIR/load.out" 2>&1
 }
 
-# Issue 13: load-time failure injection. failslab fails the Nth slab
-# allocation of one insmod, for N = 1, 2, ... until an insmod gets through
-# with nothing injected: the kernel's module loader, sysfs, the resolution
-# of the targets and the attachment of every backend meet an allocation
-# failure in turn. A failed load leaves no knob, nothing hooked and no
-# module; a load that got through works; and nothing leaks.
+# Fails the Nth slab allocation of an insmod with enabled=STATE, for N = 1,
+# 2, ... until one gets through with nothing injected; leaves the count of
+# allocations in sweep_allocs and of refused loads in sweep_refused.
+failslab_sweep() {
+	local n=0 injected
+	sweep_refused=0
+	while :; do
+		n=$((n + 1))
+		[ "$n" -le 5000 ] || fail "enabled=$1: insmod still met an injected failure at allocation 5000"
+		echo 1000000 >"$FAILSLAB/times"
+		if insmod_failing_nth "$n" "$1"; then
+			injected=$((1000000 - $(cat "$FAILSLAB/times")))
+			module_loaded || fail "enabled=$1, allocation $n failed, insmod succeeded, but $KNOB_DIR is missing"
+			hooked_targets_agree "enabled=$1, allocation $n failed, insmod succeeded"
+			set_knob $((1 - $(knob)))
+			hooked_targets_agree "enabled=$1, allocation $n failed, insmod succeeded, knob flipped"
+			unload_module
+			expect_unhooked "enabled=$1, allocation $n failed, insmod succeeded, rmmod"
+			[ "$injected" -ne 0 ] || break
+		else
+			sweep_refused=$((sweep_refused + 1))
+			! module_loaded || fail "enabled=$1: insmod failed at allocation $n but left $KNOB_DIR: $(cat "$TORTURE_DIR/load.out")"
+			! grep -q '^vmpressure_ctl ' /proc/modules || fail "enabled=$1: insmod failed at allocation $n but vmpressure_ctl is in /proc/modules"
+			expect_unhooked "enabled=$1: insmod failed at allocation $n"
+		fi
+	done
+	sweep_allocs=$((n - 1))
+	[ "$sweep_refused" -gt 0 ] || fail "enabled=$1: no injected failure made insmod fail"
+}
+
+# Issue 13: load-time failure injection. failslab fails each slab
+# allocation of an insmod in turn, loading stock (enabled=1: the kernel's
+# module loader, sysfs, the resolution of the targets) and short-circuited
+# (enabled=0: the attachment too). A refused load leaves no knob, nothing
+# hooked and no module; a load that got through works; nothing leaks.
 test_load_failures_leave_nothing() {
-	local failslab=/sys/kernel/debug/failslab n=0 failed=0 injected start
+	local state start
 	need_module
-	[ -d "$failslab" ] || skip "no failslab on this kernel (FAULT_INJECTION off)"
+	[ -d "$FAILSLAB" ] || skip "no failslab on this kernel (FAULT_INJECTION off)"
 	start=$(uptime_s)
 	torture_dir_reset
 	unload_module
 	# fail-nth decides alone (probability 0); sleeping allocations too;
 	# no stack dump per failure; times counts the failures injected.
-	echo 0 >"$failslab/probability"
-	echo N >"$failslab/ignore-gfp-wait"
-	echo 0 >"$failslab/verbose"
-	while :; do
-		n=$((n + 1))
-		[ "$n" -le 5000 ] || fail "insmod still met an injected failure at allocation 5000"
-		echo 1000000 >"$failslab/times"
-		if insmod_failing_nth "$n"; then
-			injected=$((1000000 - $(cat "$failslab/times")))
-			module_loaded || fail "allocation $n failed, insmod succeeded, but $KNOB_DIR is missing"
-			hooked_targets_agree "allocation $n failed, insmod succeeded"
-			set_knob $((1 - $(knob)))
-			hooked_targets_agree "allocation $n failed, insmod succeeded, knob flipped"
-			unload_module
-			expect_unhooked "allocation $n failed, insmod succeeded, rmmod"
-			[ "$injected" -ne 0 ] || break
-		else
-			failed=$((failed + 1))
-			! module_loaded || fail "insmod failed at allocation $n but left $KNOB_DIR: $(cat "$TORTURE_DIR/load.out")"
-			! grep -q '^vmpressure_ctl ' /proc/modules || fail "insmod failed at allocation $n but vmpressure_ctl is in /proc/modules"
-			expect_unhooked "insmod failed at allocation $n"
-		fi
-		[ $((n % 50)) -ne 0 ] || echo "failslab: $n allocations failed in turn, $failed loads refused ($(($(uptime_s) - start)) s)"
+	echo 0 >"$FAILSLAB/probability"
+	echo N >"$FAILSLAB/ignore-gfp-wait"
+	echo 0 >"$FAILSLAB/verbose"
+	for state in 1 0; do
+		failslab_sweep "$state"
+		echo "failslab: insmod enabled=$state makes $sweep_allocs slab allocations; failing each in turn refused $sweep_refused loads ($(($(uptime_s) - start)) s)"
 	done
-	echo 1 >"$failslab/times"
-	echo "failslab: the insmod makes $((n - 1)) slab allocations; failing each in turn refused $failed loads ($(($(uptime_s) - start)) s)"
-	[ "$failed" -gt 0 ] || fail "no injected failure made insmod fail"
 	load_module
-	expect_no_module_leaks "after $((n - 1)) injected allocation failures"
+	expect_no_module_leaks "after the injected allocation failures"
 }
 
 # Issue 13: the last word on leaks. Everything the lane did before has run;
