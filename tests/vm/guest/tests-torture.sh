@@ -4,12 +4,10 @@
 # Torture tests, one test_* function each: concurrent toggles under reclaim in
 # several memcgs with every attribute read in a loop, load/unload cycles with a
 # writer racing each unload, knob fuzzing against the knob's grammar, and
-# eventfd listeners across disable and enable, and (where the kernel has
-# failslab: the debug lane) every slab allocation of an insmod failed in
-# turn. On a kernel with kmemleak (the debug lane) the tests that load and
-# unload the module end with a leak scan that fails on any leak of the
-# module since the previous scan: after the load/unload cycles (which also
-# covers the toggles before them), after the failure injection, and after
+# eventfd listeners across disable and enable. On a kernel with kmemleak (the
+# debug lane) the tests that load and unload the module end with a leak scan
+# that fails on any leak of the module since the previous scan: after the
+# load/unload cycles (which also covers the toggles before them) and after
 # the final rmmod (everything since). A scan takes a minute or more under
 # TCG with KASAN, so the other tests leave theirs to the next one.
 #
@@ -559,72 +557,6 @@ test_listener_cgroup_removed_while_disabled() {
 	[ "$(watch_events after)" -gt 0 ] || fail "no events in another cgroup after the removal and re-enabling"
 	watch_stop after
 	hog_stop
-}
-
-FAILSLAB=/sys/kernel/debug/failslab
-
-# Loads the module with PARAM... and the Nth slab allocation of the insmod
-# task failed (/proc/self/fail-nth, which an exec keeps); its output in
-# load.out.
-insmod_failing_nth() {
-	# shellcheck disable=SC2086 # one word per parameter
-	sh -c 'echo "$1" >/proc/self/fail-nth && shift && exec insmod "$@"' \
-		sh "$1" "$MODULE" $MODULE_PARAMS "enabled=$2" >"$TORTURE_DIR/load.out" 2>&1
-}
-
-# Fails the Nth slab allocation of an insmod with enabled=STATE, for N = 1,
-# 2, ... until one gets through with nothing injected; leaves the count of
-# allocations in sweep_allocs and of refused loads in sweep_refused.
-failslab_sweep() {
-	local n=0 injected
-	sweep_refused=0
-	while :; do
-		n=$((n + 1))
-		[ "$n" -le 5000 ] || fail "enabled=$1: insmod still met an injected failure at allocation 5000"
-		echo 1000000 >"$FAILSLAB/times"
-		if insmod_failing_nth "$n" "$1"; then
-			injected=$((1000000 - $(cat "$FAILSLAB/times")))
-			module_loaded || fail "enabled=$1, allocation $n failed, insmod succeeded, but $KNOB_DIR is missing"
-			hooked_targets_agree "enabled=$1, allocation $n failed, insmod succeeded"
-			set_knob $((1 - $(knob)))
-			hooked_targets_agree "enabled=$1, allocation $n failed, insmod succeeded, knob flipped"
-			unload_module
-			expect_unhooked "enabled=$1, allocation $n failed, insmod succeeded, rmmod"
-			[ "$injected" -ne 0 ] || break
-		else
-			sweep_refused=$((sweep_refused + 1))
-			! module_loaded || fail "enabled=$1: insmod failed at allocation $n but left $KNOB_DIR: $(cat "$TORTURE_DIR/load.out")"
-			! grep -q '^vmpressure_ctl ' /proc/modules || fail "enabled=$1: insmod failed at allocation $n but vmpressure_ctl is in /proc/modules"
-			expect_unhooked "enabled=$1: insmod failed at allocation $n"
-		fi
-	done
-	sweep_allocs=$((n - 1))
-	[ "$sweep_refused" -gt 0 ] || fail "enabled=$1: no injected failure made insmod fail"
-}
-
-# Issue 13: load-time failure injection. failslab fails each slab
-# allocation of an insmod in turn, loading stock (enabled=1: the kernel's
-# module loader, sysfs, the resolution of the targets) and short-circuited
-# (enabled=0: the attachment too). A refused load leaves no knob, nothing
-# hooked and no module; a load that got through works; nothing leaks.
-test_load_failures_leave_nothing() {
-	local state start
-	need_module
-	[ -d "$FAILSLAB" ] || skip "no failslab on this kernel (FAULT_INJECTION off)"
-	start=$(uptime_s)
-	torture_dir_reset
-	unload_module
-	# fail-nth decides alone (probability 0); sleeping allocations too;
-	# no stack dump per failure; times counts the failures injected.
-	echo 0 >"$FAILSLAB/probability"
-	echo N >"$FAILSLAB/ignore-gfp-wait"
-	echo 0 >"$FAILSLAB/verbose"
-	for state in 1 0; do
-		failslab_sweep "$state"
-		echo "failslab: insmod enabled=$state makes $sweep_allocs slab allocations; failing each in turn refused $sweep_refused loads ($(($(uptime_s) - start)) s)"
-	done
-	load_module
-	expect_no_module_leaks "after the injected allocation failures"
 }
 
 # Issue 13: the last word on leaks. Everything the lane did before has run;
