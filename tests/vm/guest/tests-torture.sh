@@ -18,7 +18,6 @@
 # /etc/vmtest/kconfig, the kernel's .config.
 
 TORTURE_SCALE_FILE=/etc/vmtest/torture-scale
-TRACING=/sys/kernel/tracing
 KMEMLEAK=/sys/kernel/debug/kmemleak
 # Files the background helpers of one test share with it.
 TORTURE_DIR=/tmp/torture
@@ -131,24 +130,6 @@ hog_pass_settled() {
 	sleep 1
 }
 
-# Runs of vmpressure_work_fn, the work item vmpressure() schedules for every
-# window of scanned pages, during one reclaim pass, counted by the kernel's
-# function tracer: evidence that does not come from the module.
-work_fn_runs_in_hog_pass() {
-	grep -qx vmpressure_work_fn "$TRACING/available_filter_functions" ||
-		fail "vmpressure_work_fn is not in available_filter_functions"
-	echo vmpressure_work_fn >"$TRACING/set_ftrace_filter"
-	: >"$TRACING/trace"
-	echo function >"$TRACING/current_tracer"
-	hog_pass_settled
-	# Read before switching tracers: that empties the buffer.
-	echo 0 >"$TRACING/tracing_on"
-	grep -c ' vmpressure_work_fn <-' "$TRACING/trace" || true
-	echo nop >"$TRACING/current_tracer"
-	: >"$TRACING/set_ftrace_filter"
-	echo 1 >"$TRACING/tracing_on"
-}
-
 # The knob, the hooks in tracefs and the kernel's own evidence agree: with
 # the knob at 1 reclaim runs vmpressure's work item and skipped stays, at 0
 # the work item never runs and skipped grows.
@@ -156,7 +137,7 @@ expect_state_agrees() {
 	local before runs
 	hooked_targets_agree "$1"
 	before=$(skipped_count)
-	runs=$(work_fn_runs_in_hog_pass)
+	runs=$(work_fn_runs hog_pass_settled)
 	echo "$1: knob $(knob), vmpressure_work_fn ran $runs times in one reclaim pass, skipped $before -> $(skipped_count)"
 	if [ "$(knob)" = 1 ]; then
 		[ "$runs" -gt 0 ] || fail "$1: knob 1 but vmpressure_work_fn never ran under reclaim"
