@@ -469,8 +469,10 @@ watch_events() {
 	wc -l <"$TORTURE_DIR/$1.out"
 }
 
+# SIGTERM: a background job of a non-interactive shell starts with SIGINT
+# ignored, and vmpctl keeps an ignored signal ignored (as nohup expects).
 watch_stop() {
-	kill -INT "$(cat "$TORTURE_DIR/$1.pid")" 2>/dev/null || true
+	kill -TERM "$(cat "$TORTURE_DIR/$1.pid")" 2>/dev/null || true
 	wait "$(cat "$TORTURE_DIR/$1.pid")" || true
 }
 
