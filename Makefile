@@ -5,8 +5,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 # Lanes that make check boots; make check-matrix boots every lane.
+# The debug lane goes first: it takes longest (its kernel build, then KASAN
+# under TCG), and the other lanes fill the second job meanwhile.
 TIER1_LANES := 6.1 6.12
-TIER2_LANES := $(filter-out $(TIER1_LANES),$(notdir $(wildcard tests/vm/lanes/*)))
+DEBUG_LANES := 6.1-debug
+TIER2_LANES := $(DEBUG_LANES) \
+	$(filter-out $(TIER1_LANES) $(DEBUG_LANES),$(notdir $(wildcard tests/vm/lanes/*)))
 DEMO_LANE := 6.1
 
 # The dkms package: its name and version come from dkms.conf, its source is

@@ -16,6 +16,8 @@
 #   version=VERSION        boot exactly this kernel package version
 #   kernel_build=SCRIPT    get the kernel from SCRIPT instead of apt
 #   torture_scale=N        written to /etc/vmtest/torture-scale in the guest
+#   boot_timeout=SECONDS   this lane's boot timeout when VMPCTL_VM_TIMEOUT
+#                          is not set (a debug kernel runs the suite slower)
 #   console_patterns=FILE  more console patterns that fail the lane
 #   lint=yes               module builds also run W=1 and sparse (C=2)
 #   sparse_suite=SUITE     with lint=yes: sparse from SUITE's package
@@ -48,13 +50,13 @@ read_lane() {
 	[ -f "$lane_file" ] || { say "no lane file $lane_file (lanes: tests/vm/lanes/)"; return 1; }
 	lane_suite='' lane_arch='' lane_flavour='' lane_meta='' lane_tier='' lane_backends=''
 	lane_may_skip='' lane_version='' lane_kernel_build='' lane_torture_scale=''
-	lane_console_patterns='' lane_lint='' lane_sparse_suite=''
+	lane_console_patterns='' lane_lint='' lane_sparse_suite='' lane_boot_timeout=''
 	lane_skips=()
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		suite | arch | flavour | meta | tier | backends | may_skip | version | kernel_build | \
-			torture_scale | console_patterns | lint | sparse_suite)
+			torture_scale | console_patterns | lint | sparse_suite | boot_timeout)
 			printf -v "lane_$key" '%s' "$value"
 			;;
 		skip)
@@ -87,6 +89,8 @@ check_lane() {
 		{ say "$lane_file: kernel_build=$lane_kernel_build is not an executable under the repository top"; return 1; }
 	[ -z "$lane_torture_scale" ] || [[ $lane_torture_scale =~ ^[1-9][0-9]*$ ]] ||
 		{ say "$lane_file: torture_scale= takes a positive number, not '$lane_torture_scale'"; return 1; }
+	[ -z "$lane_boot_timeout" ] || [[ $lane_boot_timeout =~ ^[1-9][0-9]*$ ]] ||
+		{ say "$lane_file: boot_timeout= takes a number of seconds, not '$lane_boot_timeout'"; return 1; }
 	[ -z "$lane_console_patterns" ] || [ -f "$top/$lane_console_patterns" ] ||
 		{ say "$lane_file: console_patterns=$lane_console_patterns is not a file under the repository top"; return 1; }
 	case $lane_lint in
