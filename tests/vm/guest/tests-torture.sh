@@ -13,9 +13,10 @@
 #
 # Input: /etc/vmtest/torture-scale (the lane's torture_scale=): N, the
 # percentage of the counts (10,000 writes from two writers, 200
-# load/unload cycles, 2,000 fuzzed writes) to run; without it the short
-# counts (20, 10 and 50) for the lanes of Debian's kernels.
-# /etc/vmtest/kconfig, the kernel's .config.
+# load/unload cycles, 2,000 fuzzed writes) to run, or "short" for the short
+# counts (20, 10 and 50) of the tier-1 lanes; without it the tests skip (the
+# other lanes of Debian's kernels: CI's time). /etc/vmtest/kconfig, the
+# kernel's .config.
 
 TORTURE_SCALE_FILE=/etc/vmtest/torture-scale
 KMEMLEAK=/sys/kernel/debug/kmemleak
@@ -27,16 +28,24 @@ uptime_s() {
 	cut -d. -f1 /proc/uptime
 }
 
+# Every torture test starts here: the module loaded, and a lane that runs
+# the torture.
+need_torture() {
+	need_module
+	[ -e "$TORTURE_SCALE_FILE" ] ||
+		skip "the torture runs on the tier-1 lanes and 6.1-debug (torture_scale= in the lane file)"
+}
+
 # Prints the count for this run: N percent of FULL (the number, at
-# least 1) when the lane sets the scale to N, else SHORT.
+# least 1) when the lane sets the scale to N, SHORT when it says short.
 torture_count() {
 	local scale
-	[ -e "$TORTURE_SCALE_FILE" ] || { echo "$2"; return; }
 	scale=$(cat "$TORTURE_SCALE_FILE")
 	case $scale in
-	'' | 0* | *[!0-9]*) fail "$TORTURE_SCALE_FILE says '$scale', expected a percentage" ;;
+	short) echo "$2" ;;
+	'' | 0* | *[!0-9]*) fail "$TORTURE_SCALE_FILE says '$scale', expected a percentage or short" ;;
+	*) echo $((($1 * scale + 99) / 100)) ;;
 	esac
-	echo $((($1 * scale + 99) / 100))
 }
 
 torture_dir_reset() {
@@ -192,7 +201,7 @@ expect_no_module_leaks() {
 # loop; afterwards the knob, tracefs and vmpressure's work item agree.
 test_torture_toggles() {
 	local writes reclaimers=4 i attr writer0 start
-	need_module
+	need_torture
 	writes=$(torture_count 10000 20)
 	start=$(uptime_s)
 	torture_dir_reset
@@ -244,7 +253,7 @@ racing_writer() {
 # and write, the write fails with ENODEV. After each rmmod nothing is hooked.
 test_torture_load_unload() {
 	local cycles i=0 state err tries start
-	need_module
+	need_torture
 	cycles=$(torture_count 200 10)
 	start=$(uptime_s)
 	torture_dir_reset
@@ -408,7 +417,7 @@ fuzz_bytewise() {
 # the grammar above; the knob reads 0 or 1 after every write.
 test_knob_fuzz() {
 	local writes class len offset file=/tmp/fuzz-input seed start
-	need_module
+	need_torture
 	writes=$(torture_count 2000 50)
 	start=$(uptime_s)
 	torture_dir_reset
@@ -481,7 +490,7 @@ watch_stop() {
 # one registered while disabled gets events once enabled.
 test_listeners_survive_disable() {
 	local before_a
-	need_module
+	need_torture
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only)"
 	have_pressure_level || skip "this kernel refuses cgroup.event_control registrations (PREEMPT_RT)"
 	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
@@ -512,7 +521,7 @@ test_listeners_survive_disable() {
 # elsewhere still delivers events.
 test_listener_cgroup_removed_while_disabled() {
 	local gone tries=0 status=0
-	need_module
+	need_torture
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only)"
 	have_pressure_level || skip "this kernel refuses cgroup.event_control registrations (PREEMPT_RT)"
 	command -v vmpctl >/dev/null || skip "vmpctl is not in the initramfs"
@@ -546,7 +555,7 @@ test_listener_cgroup_removed_while_disabled() {
 # some leaks (an object only the module's own data still points to) show up
 # only once the module is gone.
 test_no_module_leaks_after_final_rmmod() {
-	need_module
+	need_torture
 	torture_dir_reset
 	set_knob 0
 	unload_module

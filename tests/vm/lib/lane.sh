@@ -15,7 +15,9 @@
 #                          the mirror serves none of its kernels
 #   version=VERSION        boot exactly this kernel package version
 #   kernel_build=SCRIPT    get the kernel from SCRIPT instead of apt
-#   torture_scale=N        written to /etc/vmtest/torture-scale in the guest
+#   torture_scale=N|short  the torture tests run (N percent of the issue's
+#                          counts, or the short counts); written to
+#                          /etc/vmtest/torture-scale in the guest
 #   boot_timeout=SECONDS   this lane's boot timeout when VMPCTL_VM_TIMEOUT
 #                          is not set (a debug kernel runs the suite slower)
 #   console_patterns=FILE  more console patterns that fail the lane
@@ -87,8 +89,8 @@ check_lane() {
 		{ say "$lane_file: version= pins an apt kernel; kernel_build= has its own"; return 1; }
 	[ -z "$lane_kernel_build" ] || [ -x "$top/$lane_kernel_build" ] ||
 		{ say "$lane_file: kernel_build=$lane_kernel_build is not an executable under the repository top"; return 1; }
-	[ -z "$lane_torture_scale" ] || [[ $lane_torture_scale =~ ^[1-9][0-9]*$ ]] ||
-		{ say "$lane_file: torture_scale= takes a positive number, not '$lane_torture_scale'"; return 1; }
+	[ -z "$lane_torture_scale" ] || [[ $lane_torture_scale =~ ^([1-9][0-9]*|short)$ ]] ||
+		{ say "$lane_file: torture_scale= takes a positive number or short, not '$lane_torture_scale'"; return 1; }
 	[ -z "$lane_boot_timeout" ] || [[ $lane_boot_timeout =~ ^[1-9][0-9]*$ ]] ||
 		{ say "$lane_file: boot_timeout= takes a number of seconds, not '$lane_boot_timeout'"; return 1; }
 	[ -z "$lane_console_patterns" ] || [ -f "$top/$lane_console_patterns" ] ||
