@@ -2,7 +2,9 @@
 /*
  * ftrace backend: an IPMODIFY ftrace_ops on the targets' fentry sites whose
  * callback points the saved instruction pointer at vmpc_stub, so ftrace's
- * trampoline returns into the stub instead of the traced function.
+ * trampoline returns into the stub instead of the traced function. In
+ * resident mode the callback leaves the instruction pointer alone while
+ * vmpc_pass_through says stock, and the traced function runs.
  *
  * Being an IPMODIFY user, registration fails with -EBUSY where another one
  * (a livepatch) already owns a target, rather than silently overriding it;
@@ -16,6 +18,7 @@
  * pt_regs only where ftrace_regs cannot carry a changed instruction
  * pointer, and no recursion guard for a callback that cannot recurse.
  */
+#include <linux/compiler.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
@@ -31,6 +34,8 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
+	if (READ_ONCE(vmpc_pass_through))
+		return;
 	if (vmpc_test_count_only()) {
 		vmpc_stub();
 		return;
@@ -43,6 +48,8 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct pt_regs *regs)
 {
+	if (READ_ONCE(vmpc_pass_through))
+		return;
 	if (vmpc_test_count_only()) {
 		vmpc_stub();
 		return;

@@ -3,13 +3,15 @@
  * kprobe backend, for kernels where the ftrace backend is unavailable: a
  * kprobe on each target's entry whose pre-handler points the saved
  * instruction pointer at vmpc_stub and returns 1 so kprobes neither
- * single-steps nor restores it.
+ * single-steps nor restores it. In resident mode it returns 0 without
+ * touching anything while vmpc_pass_through says stock.
  *
  * On the ftrace call site (KPROBES_ON_FTRACE) the kprobe rides on kprobes'
  * own ftrace_ops, which has no FTRACE_OPS_FL_PERMANENT: armed() reads the
  * call sites, as it does for breakpoint kprobes that debugfs'
  * kprobes/enabled can disarm.
  */
+#include <linux/compiler.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
@@ -25,6 +27,9 @@ static unsigned int vmpc_kprobe_nr_resolved;
 
 static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 {
+	/* 0: kprobes runs the probed instruction and the function goes on. */
+	if (READ_ONCE(vmpc_pass_through))
+		return 0;
 	if (vmpc_test_count_only()) {
 		vmpc_stub();
 		return 0;

@@ -5,8 +5,10 @@
  *
  * /sys/kernel/vmpressure_ctl/enabled is 1 for stock behaviour, with nothing
  * registered, and 0 for short-circuited, with every target hooked so that
- * calls go to vmpc_stub instead. This file holds the module parameters and
- * the sysfs attributes; state.c does the transitions.
+ * calls go to vmpc_stub instead. With resident=1 every target stays hooked
+ * from load to unload and the hooks read the knob on each call. This file
+ * holds the module parameters and the sysfs attributes; state.c does the
+ * transitions.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +28,10 @@ MODULE_PARM_DESC(enabled, "Initial state: 1 = stock vmpressure (default), 0 = sh
 static char *method = "auto";
 module_param(method, charp, 0444);
 MODULE_PARM_DESC(method, "Hook backend: auto (default), direct, ftrace or kprobe");
+
+static bool resident;
+module_param(resident, bool, 0444);
+MODULE_PARM_DESC(resident, "1 = hook at load until unload, the knob a flag the hooks read (microsecond writes); 0 = hook only while enabled is 0 (default)");
 
 static struct kobject *vmpc_kobj;
 
@@ -101,7 +107,7 @@ static int __init vmpc_init(void)
 {
 	int err;
 
-	err = vmpc_state_init(method, enabled);
+	err = vmpc_state_init(method, enabled, resident);
 	if (err)
 		return err;
 
@@ -118,8 +124,14 @@ static int __init vmpc_init(void)
 		goto err_kobj;
 	}
 
-	pr_info("loaded, method %s, %s\n", vmpc_method(),
-		vmpc_is_enabled() ? "stock (nothing hooked)" : "short-circuited");
+	if (resident)
+		pr_info("loaded, method %s, resident, %s\n", vmpc_method(),
+			vmpc_is_enabled() ? "stock (hooked, handing calls back)" :
+					    "short-circuited");
+	else
+		pr_info("loaded, method %s, %s\n", vmpc_method(),
+			vmpc_is_enabled() ? "stock (nothing hooked)" :
+					    "short-circuited");
 	return 0;
 
 err_kobj:

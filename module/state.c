@@ -5,6 +5,12 @@
  * (every target hooked), and the module reference that keeps the module's
  * text in place while any hook can lead into it.
  *
+ * In resident mode (resident=1) every target is hooked from load to
+ * unload and a transition is one store to vmpc_pass_through, which the
+ * hooks read on every call: no text is patched and no grace period is
+ * waited for, so a write takes microseconds whatever the tasks in the
+ * kernel are doing.
+ *
  * A transition either completes or leaves everything as it was: a write
  * that fails changes neither the knob nor the kernel.
  */
@@ -51,6 +57,15 @@ static const struct vmpc_backend *vmpc_backend;
 static bool vmpc_auto;
 static bool vmpc_hooked[VMPC_MAX_TARGETS];
 static bool vmpc_enabled = true;
+static bool vmpc_resident;
+
+/*
+ * Read by the hooks on every call (direct_tramp.S reads it too): true
+ * hands the call back to the original function, false short-circuits it.
+ * Set only in resident mode; in the default mode a registered hook always
+ * short-circuits. A call already past the check finishes the old way.
+ */
+bool vmpc_pass_through __read_mostly;
 
 /*
  * Resolves every target with backend b into hooked[]. Fails, with b
@@ -229,7 +244,8 @@ static int vmpc_attach_fallback(int err, const char *why)
 	return err;
 }
 
-static int vmpc_hook(void)
+/* Hooks every target, falling back as method=auto allows. */
+static int vmpc_hook_targets(void)
 {
 	const char *why;
 	int err;
@@ -239,6 +255,14 @@ static int vmpc_hook(void)
 		err = vmpc_attach_fallback(err, why);
 	else if (err)
 		pr_err("%s: cannot hook: %d: %s\n", vmpc_backend->name, err, why);
+	return err;
+}
+
+static int vmpc_hook(void)
+{
+	int err;
+
+	err = vmpc_hook_targets();
 	if (err)
 		return err;
 	/* Held while hooked: rmmod cannot take the stub away from a live hook. */
@@ -262,12 +286,30 @@ static int vmpc_unhook(void)
 	return 0;
 }
 
+/*
+ * Resident mode: the hooks stay registered, the knob only tells them what
+ * to do. A write of 0 is refused, as in the default mode, while the
+ * kernel's call sites do not lead to the hooks.
+ */
+static int vmpc_resident_set(bool want)
+{
+	if (!want && !vmpc_backend->armed()) {
+		pr_err("%s: %s\n", vmpc_backend->name, VMPC_UNARMED);
+		return -EBUSY;
+	}
+	WRITE_ONCE(vmpc_pass_through, want);
+	WRITE_ONCE(vmpc_enabled, want);
+	return 0;
+}
+
 int vmpc_set_enabled(bool want)
 {
 	int err = 0;
 
 	mutex_lock(&vmpc_lock);
-	if (want != vmpc_enabled)
+	if (want != vmpc_enabled && vmpc_resident)
+		err = vmpc_resident_set(want);
+	else if (want != vmpc_enabled)
 		err = want ? vmpc_unhook() : vmpc_hook();
 	mutex_unlock(&vmpc_lock);
 	return err;
@@ -303,31 +345,59 @@ const char *vmpc_target_symbol(unsigned int i)
 	return vmpc_targets[i].symbol;
 }
 
-int vmpc_state_init(const char *method, bool enabled)
+/*
+ * Resident mode hooks at load in the state enabled asks for, and holds no
+ * module reference: rmmod works from either knob state, and
+ * vmpc_state_exit() unhooks before the module's text goes.
+ */
+static int vmpc_resident_init(bool enabled)
+{
+	int err;
+
+	WRITE_ONCE(vmpc_pass_through, enabled);
+	err = vmpc_hook_targets();
+	if (err)
+		return err;
+	vmpc_resident = true;
+	WRITE_ONCE(vmpc_enabled, enabled);
+	return 0;
+}
+
+int vmpc_state_init(const char *method, bool enabled, bool resident)
 {
 	int err;
 
 	err = vmpc_choose(method);
 	if (err)
 		return err;
-	if (enabled)
-		return 0;
-	err = vmpc_set_enabled(false);
+	if (resident)
+		err = vmpc_resident_init(enabled);
+	else if (!enabled)
+		err = vmpc_set_enabled(false);
 	if (err)
 		vmpc_backend->release();
 	return err;
 }
 
 /*
- * With the module reference held while hooked, only a forced rmmod gets
- * here hooked; unhook then. Either way, wait until no task can still be
- * inside the stub or a trampoline (preempted there, say) before the
- * module's text goes.
+ * In the default mode the module reference held while hooked means only a
+ * forced rmmod gets here hooked; in resident mode every rmmod does. Unhook
+ * then: the backends' unregistration returns only once no CPU can still be
+ * in a callback (ftrace's RCU-tasks waits, kprobes' synchronize_rcu()), so
+ * no new call can enter the module's text. Then wait until no task can
+ * still be inside the stub or a trampoline (preempted there, say) before
+ * that text goes.
  */
 void vmpc_state_exit(void)
 {
+	int err = 0;
+
 	mutex_lock(&vmpc_lock);
-	if (!vmpc_enabled && vmpc_unhook())
+	if (vmpc_resident)
+		err = vmpc_backend->detach();
+	else if (!vmpc_enabled)
+		err = vmpc_unhook();
+	if (err)
 		pr_crit("unloaded while hooked: the kernel will crash when it calls a target\n");
 	mutex_unlock(&vmpc_lock);
 	synchronize_rcu_tasks();

@@ -60,7 +60,7 @@ bool vmpc_ftrace_site_live(unsigned long addr);
 bool vmpc_sites_live(const struct vmpc_site *sites, unsigned int nr);
 
 /* The state machine behind the enabled attribute (state.c). */
-int vmpc_state_init(const char *method, bool enabled);
+int vmpc_state_init(const char *method, bool enabled, bool resident);
 void vmpc_state_exit(void);
 int vmpc_set_enabled(bool want);
 bool vmpc_is_enabled(void);
@@ -71,6 +71,9 @@ const char *vmpc_target_symbol(unsigned int i);
 
 /* One boolean word as the enabled attribute accepts it (knob.c). */
 int vmpc_parse_knob(const char *buf, size_t count, bool *val);
+
+/* Resident mode: the hooks hand calls back to the original (state.c). */
+extern bool vmpc_pass_through;
 
 /* Where every hook sends the CPU instead of the original function. */
 void vmpc_stub(void);
