@@ -21,6 +21,10 @@
  * counts that return. IBT polices no RET, and there is no indirect CALL
  * or JMP here. ORC: the label is annotated as a function entry, which it
  * is: only the caller's return address is left on the stack.
+ *
+ * In resident mode, while vmpc_pass_through says stock, a plain RET goes
+ * back into the hooked function instead, which then runs as if called
+ * directly: one CALL, one RET, counted as any other.
  */
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
@@ -40,6 +44,8 @@ SYM_FUNC_START(vmpc_direct_tramp)
 #ifdef VMPC_HAVE_CALL_DEPTH_ACCOUNT
 	CALL_DEPTH_ACCOUNT
 #endif
+	cmpb	$0, vmpc_pass_through(%rip)
+	jne	.Lvmpc_hand_back
 	leaq	vmpc_direct_tramp_to_stub(%rip), %rax
 	movq	%rax, (%rsp)
 	RET
@@ -47,4 +53,6 @@ SYM_FUNC_START(vmpc_direct_tramp)
 vmpc_direct_tramp_to_stub:
 	UNWIND_HINT_FUNC
 	jmp	vmpc_stub
+.Lvmpc_hand_back:
+	RET
 SYM_FUNC_END(vmpc_direct_tramp)
