@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 const char *vmp_sysfs_dir = VMP_SYSFS_DIR_DEFAULT;
+const char *vmp_params_dir = VMP_PARAMS_DIR_DEFAULT;
 
 bool vmp_module_loaded(void)
 {
@@ -61,6 +62,18 @@ int vmp_read_skipped(uint64_t *skipped)
 	return err ? err : parse_u64(text, skipped);
 }
 
+/* resident=1 reads Y; a module older than the parameter has no file. */
+static int read_resident(bool *resident)
+{
+	char path[4096], text[8];
+	int err = path_join(path, sizeof(path), vmp_params_dir, "resident");
+
+	if (!err)
+		err = read_text_file(path, text, sizeof(text));
+	*resident = !err && text[0] == 'Y';
+	return err == -ENOENT ? 0 : err;
+}
+
 void join_lines(char *text)
 {
 	size_t len;
@@ -86,6 +99,8 @@ int vmp_read_state(struct vmp_state *state)
 		err = read_attr("method", state->method, sizeof(state->method));
 	if (!err)
 		err = read_attr("targets", state->targets, sizeof(state->targets));
+	if (!err)
+		err = read_resident(&state->resident);
 	join_lines(state->method);
 	join_lines(state->targets);
 	return err;

@@ -13,12 +13,17 @@
 #define VMP_SYSFS_DIR_DEFAULT "/sys/kernel/vmpressure_ctl"
 #define VMP_MODULE_NAME "vmpressure_ctl"
 
+#define VMP_PARAMS_DIR_DEFAULT "/sys/module/vmpressure_ctl/parameters"
+
 /* Where the module's attributes live; unit tests point it at a fake tree. */
 extern const char *vmp_sysfs_dir;
+/* Where its load parameters show (resident); likewise. */
+extern const char *vmp_params_dir;
 
 struct vmp_state {
 	int enabled;		/* 1 stock, 0 short-circuited */
 	char method[32];	/* ftrace, kprobe, direct */
+	bool resident;		/* hooked from load to unload (resident=1) */
 	uint64_t skipped;
 	char targets[256];	/* one symbol per line in sysfs; space-separated here */
 };

@@ -161,11 +161,13 @@ int status_print_json(FILE *out, const struct status *st)
 	if (st->readable) {
 		json_put(o, "enabled", json_integer(st->module.enabled));
 		json_put(o, "method", json_text(st->module.method));
+		json_put(o, "resident", json_boolean(st->module.resident));
 		json_put(o, "skipped", json_count(st->module.skipped));
 		json_put(o, "targets", targets_json(st->module.targets));
 	} else {
 		json_put(o, "enabled", json_null());
 		json_put(o, "method", json_null());
+		json_put(o, "resident", json_null());
 		json_put(o, "skipped", json_null());
 		json_put(o, "targets", json_null());
 	}
@@ -189,7 +191,9 @@ void status_print_text(FILE *out, const struct status *st)
 	if (st->readable) {
 		fprintf(out, "enabled:         %d (%s)\n", st->module.enabled,
 			st->module.enabled ? "stock vmpressure" : "short-circuited");
-		fprintf(out, "method:          %s\n", st->module.method);
+		fprintf(out, "method:          %s%s\n", st->module.method,
+			st->module.resident ?
+			" (resident: hooked from load to unload, the knob a flag)" : "");
 		fprintf(out, "skipped:         %llu\n",
 			(unsigned long long)st->module.skipped);
 		fprintf(out, "targets:         %s\n", st->module.targets);
@@ -244,7 +248,8 @@ int cmd_status(int argc, char **argv)
 			break;
 		case 'h':
 			printf("Usage: vmpctl status [options]\n\n"
-			       "Show the knob, backend, skipped count and targets of %s,\n"
+			       "Show the knob, backend (and whether it is resident), skipped\n"
+			       "count and targets of %s,\n"
 			       "the kernel release, the cgroup layout and whether\n"
 			       "memory.pressure_level is available; on cgroup v2, whether\n"
 			       "socket memory is charged to memory cgroups and whether the\n"

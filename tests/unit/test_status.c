@@ -15,7 +15,8 @@
 #include "status.h"
 
 static char fake_dir[] = "/tmp/vmpctl-sysfs-XXXXXX";
-static const char *const attrs[] = { "enabled", "method", "skipped", "targets" };
+static const char *const attrs[] = { "enabled", "method", "skipped", "targets",
+				     "resident" };
 
 static void put(const char *attr, const char *text)
 {
@@ -29,12 +30,21 @@ static void put(const char *attr, const char *text)
 	fclose(f);
 }
 
+static void unlink_resident(void)
+{
+	char path[4096];
+
+	assert_int_equal(path_join(path, sizeof(path), fake_dir, "resident"), 0);
+	unlink(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
 	if (!mkdtemp(fake_dir))
 		return -1;
 	vmp_sysfs_dir = fake_dir;
+	vmp_params_dir = fake_dir;
 	return 0;
 }
 
@@ -84,15 +94,44 @@ static void test_loaded_module(void **state)
 	assert_true(st.readable);
 	text = capture(&st, true);
 	expect_contains(text, "{\"loaded\":true,\"enabled\":0,\"method\":\"kprobe\","
-			"\"skipped\":1234,\"targets\":[\"vmpressure\",\"vmpressure_prio\"],"
+			"\"resident\":false,\"skipped\":1234,\"targets\":[\"vmpressure\",\"vmpressure_prio\"],"
 			"\"kernel\":\"");
 	assert_int_equal(strchr(text, '\n') - text, strlen(text) - 1);
 	free(text);
 	text = capture(&st, false);
 	expect_contains(text, "module:          loaded\n");
 	expect_contains(text, "enabled:         0 (short-circuited)\n");
+	expect_contains(text, "method:          kprobe\n");
 	expect_contains(text, "targets:         vmpressure vmpressure_prio\n");
 	free(text);
+}
+
+/* resident=1 shows in /sys/module/.../parameters as Y; N is the default. */
+static void test_resident(void **state)
+{
+	struct status st;
+	char *text;
+
+	(void)state;
+	put("enabled", "1\n");
+	put("method", "direct\n");
+	put("skipped", "0\n");
+	put("targets", "vmpressure\n");
+	put("resident", "Y\n");
+	status_gather(&st);
+	assert_true(st.readable);
+	text = capture(&st, true);
+	expect_contains(text, "\"method\":\"direct\",\"resident\":true,");
+	free(text);
+	text = capture(&st, false);
+	expect_contains(text, "method:          direct (resident: hooked from load to unload, the knob a flag)\n");
+	free(text);
+	put("resident", "N\n");
+	status_gather(&st);
+	text = capture(&st, true);
+	expect_contains(text, "\"method\":\"direct\",\"resident\":false,");
+	free(text);
+	unlink_resident();
 }
 
 static void test_one_target(void **state)
@@ -107,7 +146,7 @@ static void test_one_target(void **state)
 	put("targets", "vmpressure\n");
 	status_gather(&st);
 	text = capture(&st, true);
-	expect_contains(text, "\"enabled\":1,\"method\":\"ftrace\",\"skipped\":0,"
+	expect_contains(text, "\"enabled\":1,\"method\":\"ftrace\",\"resident\":false,\"skipped\":0,"
 			"\"targets\":[\"vmpressure\"],");
 	free(text);
 }
@@ -135,7 +174,7 @@ static void test_module_missing(void **state)
 	vmp_sysfs_dir = real;
 	text = capture(&st, true);
 	expect_contains(text, "{\"loaded\":false,\"enabled\":null,\"method\":null,"
-			"\"skipped\":null,\"targets\":null,");
+			"\"resident\":null,\"skipped\":null,\"targets\":null,");
 	free(text);
 	text = capture(&st, false);
 	expect_contains(text, "module:          not loaded\n");
@@ -220,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loaded_module),
 		cmocka_unit_test(test_one_target),
+		cmocka_unit_test(test_resident),
 		cmocka_unit_test(test_unreadable_module),
 		cmocka_unit_test(test_module_missing),
 		cmocka_unit_test(test_cmdline_socket_accounting),
