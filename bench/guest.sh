@@ -1,10 +1,13 @@
 # shellcheck shell=dash
 # make bench, inside the guest (busybox sh, run by the harness as its demo
 # script): numbers only, never a verdict. bench/run starts it. Four tables:
-# 1. ns per vmpressure() call, 2. toggle latency, 3. the pft A/B, 4. whole-run
-# ABBA against the interleaved A/B at equal wall time, with pft's noise and
-# the false-positive rate of A/A runs. vmpctl_bench.sections=LIST on the
-# kernel command line (bench/run's BENCH_SECTIONS) runs only those.
+# 1. ns per vmpressure() call (not loaded, default mode, resident mode's
+# stock path, each backend short-circuited), 2. toggle latency (default and
+# resident mode, and both while a task sits in a 64 MiB read()), 3. the pft
+# A/B, 4. whole-run ABBA against the interleaved A/B at equal wall time,
+# with pft's noise and the false-positive rate of A/A runs.
+# vmpctl_bench.sections=LIST on the kernel command line (bench/run's
+# BENCH_SECTIONS) runs only those.
 set -eu
 # shellcheck source-path=SCRIPTDIR source=../tests/vm/guest/lib.sh
 . /vmtest/lib.sh
@@ -22,6 +25,9 @@ STOCK_RUNS=20
 # ABBA changes the knob every second run: 200 runs per arm give about 100
 # toggles in each direction.
 TOGGLE_RUNS=200
+# Toggles that wait for RCU-tasks take seconds each while a task sits in one
+# long read(): 10 runs per arm give about 5 in each direction.
+TOGGLE_READ_RUNS=10
 
 # Loaded with enabled=1 against not loaded: the arms of the stock check.
 # shellcheck disable=SC2016 # expanded by vmpctl ab's shell, not here
@@ -49,6 +55,7 @@ field() {
 # which times the floor and vmpressure() alternately: the ratio is taken
 # between the two of the same read. skipped/call is how many of the timed
 # calls vmpressure_ctl's stub counted (1.00 when every call was redirected).
+# The median goes to /tmp/cost-last for against_absent.
 cost_row() {
 	label=$1
 	before=-
@@ -61,6 +68,7 @@ cost_row() {
 		$1 == "floor" { floor = $2 }
 		$1 == "vmpressure" { median = $2; min = $3; max = $4 }
 		END {
+			print median >"/tmp/cost-last"
 			per_call = before == "-" ? "-" : sprintf("%.2f", (after - before) / calls)
 			printf "%-36s %9.2f %9.2f %9.2f  %9.2f  %7.2fx  %9s\n",
 				label, median, min, max, floor, median / floor, per_call
@@ -70,10 +78,42 @@ cost_row() {
 			/tmp/cost >/tmp/floor-row
 }
 
+# 1. The last row's median against the median with the module not loaded
+# ($ABSENT_NS, read before it), as a row of /tmp/cost-ratios.
+against_absent() {
+	awk -v label="$1" -v absent="$ABSENT_NS" '{ printf "%-36s %9.2f  %7.2fx\n", label, $1, $1 / absent }' \
+		/tmp/cost-last >>/tmp/cost-ratios
+}
+
 # "<n> <median ms> <max ms>" of one toggle direction in ab's JSON.
 toggles() {
 	echo "$1" | sed -n "s/.*\"$2\":{\"n\":\([0-9]*\),\"median_s\":\([^,]*\),\"max_s\":\([^}]*\)}.*/\1 \2 \3/p" |
-		awk '{ printf "%5d %9.2f %9.2f", $1, $2 * 1000, $3 * 1000 }'
+		awk '{ printf "%5d %9.3f %9.3f", $1, $2 * 1000, $3 * 1000 }'
+}
+
+# 2. One row: RUNS runs per arm of `vmpctl ab -- true` with the module as
+# loaded now, labelled LABEL.
+toggle_row() {
+	json=$(vmpctl ab -n "$2" -w 0 -q --json -- true 2>/dev/null)
+	printf '%-28s %s   %s\n' "$1" "$(toggles "$json" a_to_b)" \
+		"$(toggles "$json" b_to_a)" >>/tmp/toggle-rows
+}
+
+# A task that sits in one long read() after another: 64 MiB of /dev/zero
+# into dd's buffer from inside HOG_CGROUP (HOG_LIMIT_MIB), so the read
+# reclaims its own pages to zram while it runs. Stopped by hog_stop.
+long_read_start() {
+	hog_cgroup_create
+	sh -c 'echo $$ >"$1/cgroup.procs" || exit
+		while :; do
+			dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null || exit
+		done' long-read "$HOG_CGROUP" &
+	sleep 1
+}
+
+toggle_header() {
+	printf '%-28s %5s %9s %9s   %5s %9s %9s\n' "backend" "n" "1->0 med" "1->0 max" \
+		"n" "0->1 med" "0->1 max"
 }
 
 # 3. One summary row from ab's CSV file (the metric line).
@@ -97,17 +137,21 @@ section() {
 }
 # Section 3's summary repeats tables 1 and 2, whichever of them ran.
 : >/tmp/cost-rows
+: >/tmp/cost-ratios
 : >/tmp/floor-row
 : >/tmp/toggle-rows
 
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 echo "Under TCG every ns is emulated time: compare the ratios, not absolute numbers."
 echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
+echo "Issue 14's: resident toggle median < 1 ms, max < 10 ms both ways, also during a"
+echo "64 MiB read(); resident stock path within 1.3x of not loaded per call."
 echo
 
 if section 1; then
 echo "== 1. cost per vmpressure() call, ns (vmpressure_bench calls it by its address)"
 : >/tmp/cost-rows
+: >/tmp/cost-ratios
 : >/tmp/floor-row
 if ! insmod "$BENCH_MODULE"; then
 	echo "SKIP: vmpressure_bench.ko did not load (see dmesg):"
@@ -116,8 +160,19 @@ else
 	head -n 1 "$COST"
 	unload
 	cost_row "stock, vmpressure_ctl not loaded"
+	ABSENT_NS=$(cat /tmp/cost-last)
 	insmod "$MODULE"
-	cost_row "stock, loaded ($(cat "$KNOB_DIR/method"), enabled=1)"
+	label="stock, loaded ($(cat "$KNOB_DIR/method"), enabled=1)"
+	cost_row "$label"
+	against_absent "$label"
+	for method in $BACKENDS; do
+		if reload method="$method" resident=1; then
+			cost_row "resident, stock: $method (enabled=1)"
+			against_absent "resident, stock: $method"
+		else
+			printf '%-36s not available on this kernel\n' "resident, stock: $method" >>/tmp/cost-rows
+		fi
+	done
 	for method in $BACKENDS; do
 		if reload method="$method" enabled=0; then
 			cost_row "short-circuited: $method (enabled=0)"
@@ -130,6 +185,8 @@ else
 	printf '%-36s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
 		"floor" "/floor" "skip/call"
 	cat /tmp/floor-row /tmp/cost-rows
+	echo "stock path against not loaded ($ABSENT_NS ns), per call (target for resident: <= 1.3x):"
+	cat /tmp/cost-ratios
 fi
 fi
 echo
@@ -137,18 +194,28 @@ echo
 if section 2; then
 echo "== 2. toggle latency of enabled, ms (vmpctl ab -n $TOGGLE_RUNS -w 0 -- true)"
 : >/tmp/toggle-rows
-for method in $BACKENDS; do
-	if ! reload method="$method"; then
-		printf '%-8s not available on this kernel\n' "$method" >>/tmp/toggle-rows
-		continue
-	fi
-	json=$(vmpctl ab -n "$TOGGLE_RUNS" -w 0 -q --json -- true 2>/dev/null)
-	printf '%-8s %s   %s\n' "$method" "$(toggles "$json" a_to_b)" \
-		"$(toggles "$json" b_to_a)" >>/tmp/toggle-rows
+for resident in 0 1; do
+	for method in $BACKENDS; do
+		label=$method
+		[ "$resident" = 0 ] || label="$method resident"
+		if ! reload method="$method" resident="$resident"; then
+			printf '%-28s not available on this kernel\n' "$label" >>/tmp/toggle-rows
+			continue
+		fi
+		toggle_row "$label" "$TOGGLE_RUNS"
+	done
 done
+# The same backend both ways, side by side, while a task sits in read().
+long_read_start
+if reload; then
+	toggle_row "$(cat "$KNOB_DIR/method"), 64 MiB read() (-n $TOGGLE_READ_RUNS)" "$TOGGLE_READ_RUNS"
+fi
+if reload resident=1; then
+	toggle_row "$(cat "$KNOB_DIR/method") resident, 64 MiB read()" "$TOGGLE_RUNS"
+fi
+hog_stop
 unload
-printf '%-8s %5s %9s %9s   %5s %9s %9s\n' "backend" "n" "1->0 med" "1->0 max" \
-	"n" "0->1 med" "0->1 max"
+toggle_header
 cat /tmp/toggle-rows
 fi
 echo
@@ -192,9 +259,10 @@ echo "== summary: tables 1 and 2 again"
 printf '%-36s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
 	"floor" "/floor" "skip/call"
 cat /tmp/floor-row /tmp/cost-rows
+echo "stock path against not loaded, per call (target for resident: <= 1.3x):"
+cat /tmp/cost-ratios
 echo
-printf '%-8s %5s %9s %9s   %5s %9s %9s\n' "backend" "n" "1->0 med" "1->0 max" \
-	"n" "0->1 med" "0->1 max"
+toggle_header
 cat /tmp/toggle-rows
 fi
 
