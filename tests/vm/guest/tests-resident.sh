@@ -11,11 +11,19 @@
 
 RESIDENT_PARAM=/sys/module/vmpressure_ctl/parameters/resident
 
+# A test that fails half-way leaves no resident module behind: the next
+# test starts from the default mode (run-tests.sh reloads it).
+resident_cleanup() {
+	[ "$(cat "$RESIDENT_PARAM" 2>/dev/null)" = Y ] || return 0
+	rmmod vmpressure_ctl
+}
+
 # Loads the shipped module resident with method=BACKEND (auto: the default)
 # and more parameters.
 load_resident() {
 	local backend=$1
 	shift
+	trap resident_cleanup EXIT
 	if [ "$backend" = auto ]; then
 		unload_stock_or_testing
 		load_module resident=1 "$@"
