@@ -6,8 +6,8 @@
 # nothing hooked; every backend the lane declares loads resident; a conflict
 # refuses the load as it refuses a write of 0 in the default mode. Uses the
 # helpers of lib.sh (expect_hooked) and tests-module.sh (hook_lines,
-# load_backend, the evidence rounds). Run by run-tests.sh, each function in its own `sh -eu`,
-# starting with the shipped module loaded at enabled=1.
+# load_backend, the evidence rounds). Run by run-tests.sh, each function in
+# its own `sh -eu`, starting with the shipped module loaded at enabled=1.
 
 RESIDENT_PARAM=/sys/module/vmpressure_ctl/parameters/resident
 
@@ -33,21 +33,27 @@ load_resident() {
 	[ "$(cat "$RESIDENT_PARAM")" = Y ] || fail "loaded with resident=1, $RESIDENT_PARAM reads $(cat "$RESIDENT_PARAM")"
 }
 
-# Calls, while COMMAND... runs, of the functions that wait for a grace
-# period (synchronize_rcu, synchronize_rcu_tasks, ..._rude): every
-# backend's unregistration waits in one of them, so a knob write that
-# unhooks shows here. Counted by the kernel's function tracer.
+# Calls, while COMMAND... runs in this shell, of the functions that wait for
+# a grace period (synchronize_rcu, synchronize_rcu_tasks, ..._rude): every
+# backend's unregistration waits in one of them, in the writer's context,
+# so a knob write that unhooks shows here. Counted by the kernel's function
+# tracer for this shell's process only (kernel threads and other tasks
+# wait for grace periods of their own); the calls go to stderr.
 grace_period_waits() {
-	local status=0
+	local status=0 self
+	read -r self _ </proc/self/stat
 	echo 0 >"$TRACEFS/tracing_on"
 	echo 'synchronize_rcu*' >"$TRACEFS/set_ftrace_filter" || fail "cannot filter the function tracer on synchronize_rcu*"
+	echo "$self" >"$TRACEFS/set_ftrace_pid" || fail "cannot filter the function tracer on pid $self"
 	echo function >"$TRACEFS/current_tracer" || fail "cannot start the function tracer"
 	: >"$TRACEFS/trace"
 	echo 1 >"$TRACEFS/tracing_on"
 	"$@" >&2 || status=$?
 	echo 0 >"$TRACEFS/tracing_on"
+	grep ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" >&2 || true
 	grep -c ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" || true
 	echo nop >"$TRACEFS/current_tracer"
+	: >"$TRACEFS/set_ftrace_pid"
 	: >"$TRACEFS/set_ftrace_filter"
 	: >"$TRACEFS/trace"
 	echo 1 >"$TRACEFS/tracing_on"
