@@ -10,6 +10,12 @@
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# A shell cannot undo a signal ignored at its start (a run under nohup, or
+# make check started as a background job): start again without that.
+if [ -z "${SIGNALS_DEFAULTED:-}" ]; then
+	SIGNALS_DEFAULTED=1 exec env --default-signal=INT,QUIT bash "$0" "$@"
+fi
+
 # Background jobs of a script without job control ignore SIGINT and
 # SIGQUIT; with it, vmpctl starts with default dispositions.
 set -m
