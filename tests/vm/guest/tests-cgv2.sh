@@ -144,7 +144,7 @@ trace_stop() {
 # so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
 # not asserted: in 6.12 guests they came in 10 of 15 phases (README).
 test_net_socket_pressure_follows_knob() {
-	local phase=0 knob status throttled drops work tracer=no
+	local phase=0 knob status throttled drops work tracer=no try
 	need_module
 	need_cgroup_v2
 	if grep -q '^vmpressure_work_fn$' "$TRACING/available_filter_functions"; then
@@ -155,11 +155,22 @@ test_net_socket_pressure_follows_knob() {
 	for knob in 1 0 1; do
 		phase=$((phase + 1))
 		set_knob "$knob"
-		[ "$tracer" = no ] || trace_start vmpressure_work_fn
-		status=0
-		vmpctl net --json >/tmp/net-phase.json || status=$?
-		work=$([ "$tracer" = no ] || trace_count vmpressure_work_fn)
-		[ "$tracer" = no ] || trace_stop
+		for try in 1 2; do
+			[ "$tracer" = no ] || trace_start vmpressure_work_fn
+			status=0
+			vmpctl net --json >/tmp/net-phase.json 2>/tmp/net-phase.err || status=$?
+			work=$([ "$tracer" = no ] || trace_count vmpressure_work_fn)
+			[ "$tracer" = no ] || trace_stop
+			cat /tmp/net-phase.err >&2
+			# Under TCG the memcg OOM killer now and then takes the reclaim
+			# child when a socket's charge finds too little reclaimed in
+			# time: the workload failed, not the knob. Once more, then fail.
+			if [ "$status" -eq 0 ] || [ "$try" = 2 ] ||
+				! grep -q 'killed by the OOM killer' /tmp/net-phase.err; then
+				break
+			fi
+			echo "phase $phase: the memcg OOM killer ended vmpctl net's reclaim child; running the phase again"
+		done
 		cat /tmp/net-phase.json
 		[ "$status" -eq 0 ] || fail "phase $phase: vmpctl net exited $status"
 		throttled=$(json_field sock_throttled /tmp/net-phase.json)
