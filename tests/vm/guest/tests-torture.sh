@@ -246,13 +246,33 @@ racing_writer() {
 	echo "$writes" >"$TORTURE_DIR/race.writes"
 }
 
+# rmmod while racing_writer flips the knob. The module holds itself while
+# hooked, so an rmmod that lands just after a write of 0 is refused with
+# EAGAIN and leaves the module loaded; one that lands at 1 goes through. Any
+# other failure, or no success in 60 s (a write takes up to seconds on the
+# debug kernel), fails the test. Adds the refusals to the caller's $refused.
+unload_while_racing() {
+	local tries=0 out deadline=$(($(uptime_s) + 60))
+	until out=$(rmmod vmpressure_ctl 2>&1); do
+		case $out in
+		*"Resource temporarily unavailable"*) ;;
+		*) fail "$1: rmmod failed: $out" ;;
+		esac
+		module_loaded || fail "$1: $KNOB_DIR is gone after a refused rmmod"
+		tries=$((tries + 1))
+		[ "$(uptime_s)" -lt "$deadline" ] || fail "$1: rmmod refused $tries times in 60 s while the writer flipped the knob"
+	done
+	! module_loaded || fail "$1: $KNOB_DIR still present after rmmod"
+	refused=$((refused + tries))
+}
+
 # Issue 13: load/unload cycles under reclaim, the state at load alternating,
 # a writer flipping the knob in a loop while each rmmod runs. Every write it
 # makes is clean until the knob goes; then the open fails with ENOENT
 # (busybox sh: "nonexistent directory"), or, when the file went between open
 # and write, the write fails with ENODEV. After each rmmod nothing is hooked.
 test_torture_load_unload() {
-	local cycles i=0 state err tries start
+	local cycles i=0 state err tries start refused=0
 	need_torture
 	cycles=$(torture_count 200 10)
 	start=$(uptime_s)
@@ -270,7 +290,7 @@ test_torture_load_unload() {
 			[ "$tries" -le 1000 ] || fail "cycle $i: the racing writer made no write in 10 s: $(cat "$TORTURE_DIR/race.err")"
 			sleep 0.01
 		done
-		unload_module
+		unload_while_racing "cycle $i"
 		wait "$!"
 		err=$(cat "$TORTURE_DIR/race.err")
 		case $err in
@@ -279,7 +299,7 @@ test_torture_load_unload() {
 		esac
 		expect_unhooked "cycle $i after rmmod"
 		i=$((i + 1))
-		[ $((i % 10)) -ne 0 ] || echo "torture: $i load/unload cycles in $(($(uptime_s) - start)) s, last writer made $(cat "$TORTURE_DIR/race.writes") writes"
+		[ $((i % 10)) -ne 0 ] || echo "torture: $i load/unload cycles in $(($(uptime_s) - start)) s, last writer made $(cat "$TORTURE_DIR/race.writes") writes, $refused rmmods refused while hooked"
 	done
 	hog_stop
 	expect_no_module_leaks "after $cycles load/unload cycles"
