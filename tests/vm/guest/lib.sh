@@ -262,6 +262,22 @@ test_verdict_channel_private() {
 	done
 }
 
+# A test's background processes do not outlive it (run-tests.sh kills its
+# process group): this one leaves a sleep running, the next check looks for it.
+LEFTOVER_PID_FILE=/tmp/vmtest-leftover-pid
+
+test_leaves_a_process() {
+	sleep 600 &
+	echo "$!" >"$LEFTOVER_PID_FILE"
+}
+
+test_leftovers_killed() {
+	local pid
+	pid=$(cat "$LEFTOVER_PID_FILE") || fail "leaves_a_process left no pid"
+	[ -n "$pid" ] || fail "leaves_a_process left an empty pid file"
+	! kill -0 "$pid" 2>/dev/null || fail "the sleep leaves_a_process started ($pid) still runs"
+}
+
 # Taint bits other than O (out-of-tree), E (unsigned module) and those a
 # passed test brought in on purpose.
 test_kernel_not_tainted() {

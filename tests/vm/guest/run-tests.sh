@@ -29,7 +29,18 @@ watch_test() {
 	echo "vmtest: $1 still running after ${TEST_TIMEOUT}s, dumping blocked tasks and CPUs"
 	echo w >/proc/sysrq-trigger
 	echo l >/proc/sysrq-trigger
-	kill -9 "$2"
+	kill -s KILL "-$2"
+}
+
+# Each test runs as the leader of its own process group, so that what it
+# started in the background and left running (a failed test exits past its
+# own cleanup) is killed before the next test, instead of acting on it.
+# Prints how many processes were left.
+kill_leftovers() {
+	local left
+	left=$(ps -o pgid= -o pid= | awk -v g="$1" '$1 == g && $2 != g' | wc -l)
+	kill -s KILL "-$1" 2>/dev/null || true
+	echo "$left"
 }
 
 ktap() {
@@ -74,12 +85,14 @@ for t in $TESTS; do
 	echo "=== $n $t (uptime $(cut -d' ' -f1 /proc/uptime)s)"
 	status=0
 	# shellcheck disable=SC2016 # expanded by the test's own shell
-	sh -eu -c '. /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' test "$t" "$TEST_FILES" 3>&- &
+	setsid sh -eu -c '. /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' test "$t" "$TEST_FILES" 3>&- &
 	test_pid=$!
 	watch_test "$t" "$test_pid" 3>&- &
 	watchdog_pid=$!
 	wait "$test_pid" || status=$?
 	kill "$watchdog_pid" 2>/dev/null || true
+	left=$(kill_leftovers "$test_pid")
+	[ "$left" -eq 0 ] || echo "vmtest: $t left $left processes running; killed them"
 	[ -e "$REASON_FILE" ] || echo "exited with status $status" >"$REASON_FILE"
 	if [ "$status" -eq 0 ] && [ -e "$TAINT_ALLOWED_FILE" ]; then
 		# K (livepatch) only.
