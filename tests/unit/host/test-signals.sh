@@ -7,14 +7,16 @@
 # ignored. The same for ab --interleave, whose one long command runs
 # while the knob flips. Inputs and output: see lib.sh.
 # shellcheck disable=SC2016 # the commands vmpctl runs expand their own $1
+
+# A shell cannot undo a signal ignored at its start (SIGHUP under nohup,
+# SIGINT and SIGQUIT in a background job): start again with every signal
+# at its default, before lib.sh makes a scratch directory.
+if [ -z "${SIGNALS_DEFAULTED:-}" ]; then
+	SIGNALS_DEFAULTED=1 exec env --default-signal bash "$0" "$@"
+fi
+
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
-
-# A shell cannot undo a signal ignored at its start (a run under nohup, or
-# make check started as a background job): start again without that.
-if [ -z "${SIGNALS_DEFAULTED:-}" ]; then
-	SIGNALS_DEFAULTED=1 exec env --default-signal=INT,QUIT bash "$0" "$@"
-fi
 
 # Background jobs of a script without job control ignore SIGINT and
 # SIGQUIT; with it, vmpctl starts with default dispositions.
