@@ -118,7 +118,7 @@ demo:
 
 # The cgroup-v2 story on Debian 13's 7.3 (sock_throttled): tests/vm/guest/demo-v2.sh.
 demo-v2:
-	scripts/deps vm
+	scripts/deps vm chroot
 	VMPCTL_VM_DEMO_SCRIPT=tests/vm/guest/demo-v2.sh tests/vm/run --demo 7.3
 
 bench:
