@@ -5,7 +5,7 @@
 # exits, -no-reboot) on a warning, an oops, a soft lockup, an RCU stall or a
 # hung task.
 #
-# Inputs:  lane, arch_qemu, arch_cpu, arch_console, arch_verdict_tty,
+# Inputs:  lane, arch_qemu, arch_cpu, arch_console, arch_cmdline, arch_verdict_tty,
 #          arch_verdict_device (lane.sh); vmlinuz (kernel.sh);
 #          lane_out/initramfs.cpio (initramfs.sh); timeout_s, guest_mem,
 #          append, firmware (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM,
@@ -29,7 +29,7 @@ kvm_works() {
 	local log=$lane_out/kvm-probe.log
 	[ -w /dev/kvm ] || return 1
 	timeout 20 "${arch_qemu[@]}" -accel kvm -cpu host -m 256 -nodefaults -display none \
-		-no-reboot -kernel "$vmlinuz" -append "console=$arch_console panic=-1" \
+		-no-reboot -kernel "$vmlinuz" -append "console=$arch_console${arch_cmdline:+ $arch_cmdline} panic=-1" \
 		-serial "file:$log" </dev/null >/dev/null 2>&1 &&
 		grep -q 'Kernel panic' "$log"
 }
@@ -80,7 +80,7 @@ boot() {
 	timeout --foreground "$timeout_s" "${arch_qemu[@]}" -accel "$accel_opt" -cpu "$cpu" \
 		-m "$guest_mem" -smp 2 -no-reboot -display none -nodefaults "${firmware_qemu[@]}" \
 		-kernel "$vmlinuz" -initrd "$lane_out/initramfs.cpio" \
-		-append "console=$arch_console $panic_args rdinit=/init vmtest.mode=$mode vmtest.verdict=$arch_verdict_tty${append:+ $append}" \
+		-append "console=$arch_console${arch_cmdline:+ $arch_cmdline} $panic_args rdinit=/init vmtest.mode=$mode vmtest.verdict=$arch_verdict_tty${append:+ $append}" \
 		-serial "file:$lane_out/console.log" -chardev "$verdict" "${arch_verdict_device[@]}" \
 		2>"$lane_out/qemu.log" || status=$?
 	if [ "$status" -eq 124 ]; then

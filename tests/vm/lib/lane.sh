@@ -29,7 +29,7 @@
 # Outputs: read_lane NAME|PATH sets lane (the name), lane_file and lane_KEY
 #          for each key above (lane_skips: TEST -> REASON); on a malformed
 #          file it says why and returns 1. arch_settings sets arch_qemu
-#          (array), arch_cpu, arch_console, arch_verdict_tty,
+#          (array), arch_cpu, arch_console, arch_cmdline, arch_verdict_tty,
 #          arch_verdict_device (array), arch_verdict_modules, arch_karch,
 #          arch_triplet, and for a foreign architecture qual (":ARCH", the
 #          apt qualifier) and cross (the CROSS_COMPILE prefix).
@@ -109,12 +109,12 @@ check_lane() {
 arch_settings() {
 	local file=$vm_dir/arches/$lane_arch key value
 	arch_qemu=() arch_cpu='' arch_console='' arch_verdict_tty='' arch_verdict_device=()
-	arch_verdict_modules='' arch_karch='' arch_triplet=''
+	arch_verdict_modules='' arch_karch='' arch_triplet='' arch_cmdline=''
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		qemu | verdict_device) read -ra "arch_$key" <<<"$value" ;;
-		cpu | console | verdict_tty | verdict_modules | karch | triplet) printf -v "arch_$key" '%s' "$value" ;;
+		cpu | console | verdict_tty | verdict_modules | karch | triplet | cmdline) printf -v "arch_$key" '%s' "$value" ;;
 		*) lane_fail="$file: unknown key '$key'"; return 1 ;;
 		esac
 	done <"$file"
