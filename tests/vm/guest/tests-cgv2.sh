@@ -35,6 +35,8 @@ split_phases() {
 }
 
 # Issue 12: the knob's effect on TCP, by the kernel's own count.
+# group: core
+# requires: cgroup-v2
 test_check_sock_throttled_follows_knob() {
 	local status=0 phase=0 knob throttled line
 	need_module
@@ -68,6 +70,7 @@ memcg_children() {
 }
 
 # Issue 12: vmpctl net runs TCP in a memcg at its limit and reports it.
+# group: tool
 test_vmpctl_net_reports_throughput() {
 	local status=0 before rate bytes
 	before=$(memcg_children)
@@ -86,6 +89,8 @@ test_vmpctl_net_reports_throughput() {
 
 # Issue 12: vmpctl watch on a v2 cgroup prints sock_throttled as it grows,
 # and its increments add up to what the cgroup counted meanwhile.
+# group: tool
+# requires: cgroup-v2
 test_vmpctl_watch_sock_throttled() {
 	local cg status=0 watcher counted printed
 	need_cgroup_v2
@@ -143,6 +148,8 @@ trace_stop() {
 # when it runs (6.12). TCP's own: with the knob at 0 no socket pressure,
 # so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
 # not asserted: in 6.12 guests they came in 10 of 15 phases (README).
+# group: core
+# requires: cgroup-v2 tracer
 test_net_socket_pressure_follows_knob() {
 	local phase=0 knob status throttled drops work tracer=no try
 	need_module
@@ -201,6 +208,8 @@ test_net_socket_pressure_follows_knob() {
 # (7.3), the function tracer's count of the work item where it does not
 # (6.12).
 # load_testing and friends are tests-module.sh's, sourced with this file.
+# group: hooks
+# requires: cgroup-v2
 test_check_catches_count_only_hook() {
 	local backend status=0 reason
 	need_module
