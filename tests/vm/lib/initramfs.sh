@@ -126,7 +126,7 @@ build_initramfs() {
 			cp "$vm_dir"/guest/*.sh "$stage/vmtest/" &&
 			cp "$demo_script" "$stage/vmtest/demo.sh" &&
 			cp "$headers/.config" "$stage/etc/vmtest/kconfig" &&
-			cp "$out/tools-$lane_arch/vmpctl" "$stage/bin/vmpctl" &&
+			cp "$tools_out/tools-$lane_arch/vmpctl" "$stage/bin/vmpctl" &&
 			stage_lane_modules
 	} || { lane_fail="cannot stage the initramfs of $lane"; return 1; }
 	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' >"$stage/etc/passwd"
