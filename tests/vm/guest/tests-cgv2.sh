@@ -89,7 +89,7 @@ test_vmpctl_net_reports_throughput() {
 
 # Issue 12: vmpctl watch on a v2 cgroup prints sock_throttled as it grows,
 # and its increments add up to what the cgroup counted meanwhile.
-# group: tool
+# group: core
 # requires: cgroup-v2
 test_vmpctl_watch_sock_throttled() {
 	local cg status=0 watcher counted printed
