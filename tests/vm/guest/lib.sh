@@ -232,26 +232,51 @@ have_work_fn() {
 	grep -q '^vmpressure_work_fn\( \|$\)' "$TRACEFS/available_filter_functions"
 }
 
+# Runs COMMAND... in this shell with the kernel's function tracer on FILTER
+# (set_ftrace_filter's syntax), for process PID only unless PID is empty;
+# then TRACE_CALLS holds how many calls of functions matching PATTERN (a
+# basic regular expression) the tracer saw, listed on stderr. A refused
+# tracefs write fails the test, so a tracer that never ran cannot count 0;
+# the tracer is back to nop and unfiltered afterwards. COMMAND's status.
+# The one tracer session of the guest tests: call it outside $(...), or
+# under set -e, so that a fail() in it ends the test.
+trace_calls() {
+	local filter=$1 pattern=$2 pid=$3 status=0
+	shift 3
+	tracefs_write tracing_on 0
+	tracefs_write set_ftrace_filter "$filter"
+	[ -z "$pid" ] || tracefs_write set_ftrace_pid "$pid"
+	tracefs_write current_tracer function
+	tracefs_write trace ''
+	tracefs_write tracing_on 1
+	"$@" || status=$?
+	tracefs_write tracing_on 0
+	grep ": $pattern <-" "$TRACEFS/trace" >&2 || true
+	TRACE_CALLS=$(grep -c ": $pattern <-" "$TRACEFS/trace") || true
+	tracefs_write current_tracer nop
+	[ -z "$pid" ] || tracefs_write set_ftrace_pid ''
+	tracefs_write set_ftrace_filter ''
+	tracefs_write trace ''
+	tracefs_write tracing_on 1
+	return "$status"
+}
+
+# Work COMMAND... queued runs on a kworker right after it.
+then_settle() {
+	local status=0
+	"$@" || status=$?
+	sleep 0.5
+	return "$status"
+}
+
 # Runs COMMAND... (its output to stderr) and prints how often
 # vmpressure_work_fn ran meanwhile, counted by the kernel's own function
 # tracer: evidence that does not take vmpressure_ctl's word for it. The
 # tracer's ftrace_ops sits on vmpressure_work_fn, never on a hooked function.
 work_fn_runs() {
 	local status=0
-	echo 0 >"$TRACEFS/tracing_on"
-	echo vmpressure_work_fn >"$TRACEFS/set_ftrace_filter" || fail "cannot filter the function tracer on vmpressure_work_fn"
-	echo function >"$TRACEFS/current_tracer" || fail "cannot start the function tracer"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
-	"$@" >&2 || status=$?
-	# Work the command queued runs on a kworker right after it.
-	sleep 0.5
-	echo 0 >"$TRACEFS/tracing_on"
-	grep -c ': vmpressure_work_fn <-' "$TRACEFS/trace" || true
-	echo nop >"$TRACEFS/current_tracer"
-	: >"$TRACEFS/set_ftrace_filter"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
+	trace_calls vmpressure_work_fn vmpressure_work_fn '' then_settle "$@" >&2 || status=$?
+	echo "$TRACE_CALLS"
 	return "$status"
 }
 

@@ -122,9 +122,12 @@ evidence_round() {
 expect_work_stopped() {
 	local runs before
 	if have_work_fn; then
+		# The positive control of the same round: reclaim reached vmpressure().
+		before=$(skipped_count)
 		runs=$(work_fn_runs evidence_round)
-		echo "$1: vmpressure_work_fn ran $runs times"
+		echo "$1: vmpressure_work_fn ran $runs times, skipped $before -> $(skipped_count)"
 		[ "$runs" -eq 0 ] || fail "$1: vmpressure_work_fn ran $runs times during reclaim"
+		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow in the round: no reclaim reached vmpressure()"
 	else
 		before=$(skipped_count)
 		evidence_round

@@ -42,21 +42,8 @@ load_resident() {
 grace_period_waits() {
 	local status=0 self
 	read -r self _ </proc/self/stat
-	echo 0 >"$TRACEFS/tracing_on"
-	echo 'synchronize_rcu*' >"$TRACEFS/set_ftrace_filter" || fail "cannot filter the function tracer on synchronize_rcu*"
-	echo "$self" >"$TRACEFS/set_ftrace_pid" || fail "cannot filter the function tracer on pid $self"
-	echo function >"$TRACEFS/current_tracer" || fail "cannot start the function tracer"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
-	"$@" >&2 || status=$?
-	echo 0 >"$TRACEFS/tracing_on"
-	grep ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" >&2 || true
-	grep -c ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" || true
-	echo nop >"$TRACEFS/current_tracer"
-	: >"$TRACEFS/set_ftrace_pid"
-	: >"$TRACEFS/set_ftrace_filter"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
+	trace_calls 'synchronize_rcu*' 'synchronize_rcu[a-z_]*' "$self" "$@" >&2 || status=$?
+	echo "$TRACE_CALLS"
 	return "$status"
 }
 
