@@ -340,7 +340,9 @@ test_leaves_a_mess() {
 	[ ! -e "$TRACEFS/kprobe_events" ] || tracefs_write events/kprobes/enable 1
 	[ ! -e /sys/kernel/debug/kprobes/enabled ] || echo 0 >/sys/kernel/debug/kprobes/enabled ||
 		fail "cannot disable kprobes"
-	echo 0 >/proc/sys/kernel/ftrace_enabled || fail "cannot set kernel.ftrace_enabled to 0"
+	# 7.3 deprecated the switch ("no longer disables ftrace") and refuses 0.
+	echo 0 >/proc/sys/kernel/ftrace_enabled ||
+		echo "kernel.ftrace_enabled=0 refused here: left out of the mess"
 	mkdir "$CLEAN_SLATE_MEMCG" || fail "cannot create $CLEAN_SLATE_MEMCG"
 	# shellcheck disable=SC2016 # expanded by the child's shell
 	setsid sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' leftover "$CLEAN_SLATE_MEMCG" &
