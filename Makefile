@@ -4,9 +4,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-# Lanes that make check boots; make check-matrix boots every lane.
-# The debug lane goes first: it takes longest (its kernel build, then KASAN
-# under TCG), and the other lanes fill the second job meanwhile.
+# Lanes that make check boots; make check-matrix (and .ci/run) every lane.
 TIER1_LANES := 6.1 6.12
 DEBUG_LANES := 6.1-debug
 TIER2_LANES := $(DEBUG_LANES) \
@@ -34,7 +32,7 @@ copy_tree = mkdir -p $(1) && \
 	fi
 
 .PHONY: all module tools deps check lint unit check-harness check-build check-pkg check-pkg-vm \
-	check-trixie check-vm check-tier2 check-hooks check-matrix demo demo-v2 bench deb \
+	check-trixie check-vm check-tier2 check-hooks check-matrix debug-kernel demo demo-v2 bench deb \
 	install-module-source install uninstall clean
 
 all: module tools
@@ -46,13 +44,20 @@ tools:
 	$(MAKE) -C tools
 
 deps:
-	scripts/deps build unit lint dkms vm deb pkg chroot
+	scripts/deps build unit lint dkms vm deb pkg chroot secureboot $(if $(CHECK_TIER2),cross debug-kernel)
 
-# make check's parts, in order, each run to its end even when an earlier one
-# failed (scripts/check-parts); their logs are kept in build/check/.
-CHECK_PARTS := deps lint unit check-harness check-build check-pkg check-pkg-vm check-trixie check-vm
+# make check's parts, run two at a time by scripts/check-parts (longest
+# chain first, builds niced, each to its end even when another failed; logs
+# in build/check/): deps first, then the rest, each lane a part of its own
+# (lane-LANE). With CHECK_TIER2=yes (.ci/run, make check-matrix) the same
+# run takes the tier-2 lanes, the debug kernel's build before its lane, and
+# check-hooks.
+CHECK_PARTS := deps lint unit check-harness check-build check-pkg check-pkg-vm:check-pkg check-trixie \
+	$(addprefix lane-,$(TIER1_LANES))
+TIER2_PARTS := debug-kernel $(foreach lane,$(TIER2_LANES),lane-$(lane)$(if $(filter $(lane),$(DEBUG_LANES)),:debug-kernel)) \
+	check-hooks
 check:
-	scripts/check-parts $(CHECK_PARTS)
+	scripts/check-parts $(CHECK_PARTS) $(if $(CHECK_TIER2),$(TIER2_PARTS))
 
 lint:
 	scripts/lint
@@ -100,6 +105,17 @@ check-trixie:
 check-vm:
 	tests/vm/run $(TIER1_LANES)
 
+# One lane on one CPU (a part of make check), with the packages its lane
+# file asks for: cross for arm64, lint for lint=yes, chroot for newer suites.
+lane-%:
+	scripts/deps vm chroot $$(sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
+	tests/vm/run --jobs 1 $*
+
+# The debug lane's kernel (tests/vm/debug/build-kernel, cached).
+debug-kernel:
+	scripts/deps debug-kernel
+	tests/vm/debug/build-kernel >/dev/null
+
 check-tier2:
 	scripts/deps vm cross chroot lint debug-kernel
 	tests/vm/run $(TIER2_LANES)
@@ -110,7 +126,7 @@ check-hooks:
 	tests/vm/check-hooks
 
 check-matrix:
-	scripts/check-parts $(CHECK_PARTS) check-tier2 check-hooks
+	$(MAKE) check CHECK_TIER2=yes
 
 demo:
 	scripts/deps vm

@@ -60,6 +60,19 @@ have_pressure_level() {
 	esac
 }
 
+# Runs COMMAND... every 0.1 s until it succeeds, for at most SECONDS; its
+# status: 0, or 1 when the time ran out. Waits on a condition, as
+# livepatch's selftests' loop_until, instead of a sleep that guesses.
+wait_until() {
+	local tries=$(($1 * 10))
+	shift
+	until "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 module_loaded() {
 	[ -d "$KNOB_DIR" ]
 }
@@ -140,6 +153,11 @@ memcg_limit_file() {
 	fi
 }
 
+# cgroup files report size 0, so read them rather than test -s.
+memcg_has_processes() {
+	[ -n "$(cat "$1/cgroup.procs")" ]
+}
+
 # Reclaim without vmpctl: HOG_FILE_MIB of zeroes written to a tmpfs file from
 # inside a memcg limited to HOG_LIMIT_MIB, so its shmem pages are swapped to
 # zram. One short dd per MiB: every ftrace unregistration waits for an
@@ -183,8 +201,7 @@ hog_start() {
 hog_stop() {
 	local tries=0
 	[ -d "$HOG_CGROUP" ] || return 0
-	# cgroup files report size 0, so read them rather than test -s.
-	while [ -n "$(cat "$HOG_CGROUP/cgroup.procs")" ]; do
+	while memcg_has_processes "$HOG_CGROUP"; do
 		xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
 		tries=$((tries + 1))
 		[ "$tries" -lt 100 ] || fail "reclaim processes in $HOG_CGROUP do not die"
@@ -202,11 +219,54 @@ TAINT_ALLOWED_FILE=/tmp/vmtest-taint-allowed
 
 TRACEFS=/sys/kernel/tracing
 
+# Writes VALUE and a newline to the tracefs FILE, with O_TRUNC (so '' clears
+# a filter, the buffer or the kprobe events); a refused write fails the test.
+tracefs_write() {
+	echo "$2" >"$TRACEFS/$1" || fail "writing '$2' to $TRACEFS/$1 failed"
+}
+
 # Whether the kernel's function tracer can see vmpressure_work_fn, the work
 # item vmpressure() schedules on cgroup v1 and v2 alike (gone with MEMCG_V1=n
 # from 7.3 on).
 have_work_fn() {
 	grep -q '^vmpressure_work_fn\( \|$\)' "$TRACEFS/available_filter_functions"
+}
+
+# Runs COMMAND... in this shell with the kernel's function tracer on FILTER
+# (set_ftrace_filter's syntax), for process PID only unless PID is empty;
+# then TRACE_CALLS holds how many calls of functions matching PATTERN (a
+# basic regular expression) the tracer saw, listed on stderr. A refused
+# tracefs write fails the test, so a tracer that never ran cannot count 0;
+# the tracer is back to nop and unfiltered afterwards. COMMAND's status.
+# The one tracer session of the guest tests: call it outside $(...), or
+# under set -e, so that a fail() in it ends the test.
+trace_calls() {
+	local filter=$1 pattern=$2 pid=$3 status=0
+	shift 3
+	tracefs_write tracing_on 0
+	tracefs_write set_ftrace_filter "$filter"
+	[ -z "$pid" ] || tracefs_write set_ftrace_pid "$pid"
+	tracefs_write current_tracer function
+	tracefs_write trace ''
+	tracefs_write tracing_on 1
+	"$@" || status=$?
+	tracefs_write tracing_on 0
+	grep ": $pattern <-" "$TRACEFS/trace" >&2 || true
+	TRACE_CALLS=$(grep -c ": $pattern <-" "$TRACEFS/trace") || true
+	tracefs_write current_tracer nop
+	[ -z "$pid" ] || tracefs_write set_ftrace_pid ''
+	tracefs_write set_ftrace_filter ''
+	tracefs_write trace ''
+	tracefs_write tracing_on 1
+	return "$status"
+}
+
+# Work COMMAND... queued runs on a kworker right after it.
+then_settle() {
+	local status=0
+	"$@" || status=$?
+	sleep 0.5
+	return "$status"
 }
 
 # Runs COMMAND... (its output to stderr) and prints how often
@@ -215,20 +275,8 @@ have_work_fn() {
 # tracer's ftrace_ops sits on vmpressure_work_fn, never on a hooked function.
 work_fn_runs() {
 	local status=0
-	echo 0 >"$TRACEFS/tracing_on"
-	echo vmpressure_work_fn >"$TRACEFS/set_ftrace_filter" || fail "cannot filter the function tracer on vmpressure_work_fn"
-	echo function >"$TRACEFS/current_tracer" || fail "cannot start the function tracer"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
-	"$@" >&2 || status=$?
-	# Work the command queued runs on a kworker right after it.
-	sleep 0.5
-	echo 0 >"$TRACEFS/tracing_on"
-	grep -c ': vmpressure_work_fn <-' "$TRACEFS/trace" || true
-	echo nop >"$TRACEFS/current_tracer"
-	: >"$TRACEFS/set_ftrace_filter"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
+	trace_calls vmpressure_work_fn vmpressure_work_fn '' then_settle "$@" >&2 || status=$?
+	echo "$TRACE_CALLS"
 	return "$status"
 }
 
@@ -276,6 +324,43 @@ test_leftovers_killed() {
 	pid=$(cat "$LEFTOVER_PID_FILE") || fail "leaves_a_process left no pid"
 	[ -n "$pid" ] || fail "leaves_a_process left an empty pid file"
 	! kill -0 "$pid" 2>/dev/null || fail "the sleep leaves_a_process started ($pid) still runs"
+}
+
+# Every test starts from a clean slate (run-tests.sh's reset_state): this
+# one leaves what a failed test might (the function tracer on a filtered
+# function for one pid, a kprobe event, kprobes and ftrace disabled, a memory
+# cgroup with a process in it), the next check finds it all reset.
+CLEAN_SLATE_MEMCG=$(memcg_root)/vmtest-leftover
+
+test_leaves_a_mess() {
+	tracefs_write set_ftrace_filter "$(head -n 1 "$TRACEFS/available_filter_functions" | cut -d' ' -f1)"
+	tracefs_write set_ftrace_pid $$
+	tracefs_write current_tracer function
+	[ ! -e "$TRACEFS/kprobe_events" ] || tracefs_write kprobe_events 'p:vmtest_leftover vfs_read'
+	[ ! -e "$TRACEFS/kprobe_events" ] || tracefs_write events/kprobes/enable 1
+	[ ! -e /sys/kernel/debug/kprobes/enabled ] || echo 0 >/sys/kernel/debug/kprobes/enabled ||
+		fail "cannot disable kprobes"
+	# 7.3 deprecated the switch ("no longer disables ftrace") and refuses 0.
+	echo 0 >/proc/sys/kernel/ftrace_enabled ||
+		echo "kernel.ftrace_enabled=0 refused here: left out of the mess"
+	mkdir "$CLEAN_SLATE_MEMCG" || fail "cannot create $CLEAN_SLATE_MEMCG"
+	# shellcheck disable=SC2016 # expanded by the child's shell
+	setsid sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' leftover "$CLEAN_SLATE_MEMCG" &
+	wait_until 5 memcg_has_processes "$CLEAN_SLATE_MEMCG" || fail "no process joined $CLEAN_SLATE_MEMCG"
+}
+
+test_slate_clean() {
+	[ "$(cat "$TRACEFS/current_tracer")" = nop ] || fail "current_tracer is $(cat "$TRACEFS/current_tracer")"
+	! grep -qv '^#' "$TRACEFS/set_ftrace_filter" ||
+		fail "set_ftrace_filter holds $(grep -v '^#' "$TRACEFS/set_ftrace_filter")"
+	! grep -qvx 'no pid' "$TRACEFS/set_ftrace_pid" ||
+		fail "set_ftrace_pid holds $(cat "$TRACEFS/set_ftrace_pid")"
+	[ ! -e "$TRACEFS/kprobe_events" ] || [ -z "$(cat "$TRACEFS/kprobe_events")" ] ||
+		fail "kprobe_events holds $(cat "$TRACEFS/kprobe_events")"
+	[ ! -e /sys/kernel/debug/kprobes/enabled ] || [ "$(cat /sys/kernel/debug/kprobes/enabled)" = 1 ] ||
+		fail "kprobes are disabled"
+	[ "$(cat /proc/sys/kernel/ftrace_enabled)" = 1 ] || fail "kernel.ftrace_enabled is 0"
+	[ ! -d "$CLEAN_SLATE_MEMCG" ] || fail "$CLEAN_SLATE_MEMCG is still there"
 }
 
 # Taint bits other than O (out-of-tree), E (unsigned module) and those a

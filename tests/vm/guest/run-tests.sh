@@ -5,9 +5,13 @@
 # verdict to fd 3, which /init connects to the verdict channel. Tests run
 # with fd 3 closed and their output goes to the console only.
 #
+# Every test starts from a clean slate (reset_state, as ftracetest's
+# initialize_ftrace): a test that cannot be given one is not ok, and not run.
+#
 # Per test, KTAP gets a "# REASON" line (for a failure or a skip) and then
 # "ok N NAME", "ok N NAME # SKIP" or "not ok N NAME": a reason never shares
-# the result's line, so none can read as a directive.
+# the result's line, so none can read as a directive. "# time: NAME SECONDS"
+# follows each result.
 #
 # A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test) gets
 # "# taint allowed: BITS by NAME" before its result; the harness then accepts
@@ -19,17 +23,29 @@ set -eu
 TEST_FILES="/vmtest/tests.sh $(find /vmtest -name 'tests-*.sh' | LC_ALL=C sort)"
 TESTS=$(cat /etc/vmtest/tests)
 
-TEST_TIMEOUT=300
+# The lane's timeout_scale= (a debug kernel runs every test slower).
+TEST_TIMEOUT=$((300 * $(cat /etc/vmtest/timeout-scale)))
+# How long a timed-out test's EXIT traps get to undo what it did.
+TERM_GRACE=10
 
 # A hung test fails with the kernel's view of every blocked task and CPU on
-# the console (sysrq w and l) instead of stalling the whole lane.
+# the console (sysrq w and l) instead of stalling the whole lane. It gets
+# TERM first, so that its EXIT traps run (each test's shell turns TERM into
+# exit), then KILL.
 watch_test() {
 	sleep "$TEST_TIMEOUT"
 	echo "timed out after ${TEST_TIMEOUT}s" >"$REASON_FILE"
 	echo "vmtest: $1 still running after ${TEST_TIMEOUT}s, dumping blocked tasks and CPUs"
 	echo w >/proc/sysrq-trigger
 	echo l >/proc/sysrq-trigger
-	kill -s KILL "-$2"
+	kill -s TERM "-$2"
+	wait_until "$TERM_GRACE" process_gone "$2" ||
+		echo "vmtest: $1 still running ${TERM_GRACE}s after TERM, killing it"
+	kill -s KILL "-$2" 2>/dev/null || true
+}
+
+process_gone() {
+	! kill -0 "$1" 2>/dev/null
 }
 
 # Each test runs as the leader of its own process group, so that what it
@@ -56,36 +72,105 @@ ktap_reason() {
 	done
 }
 
-# Every test starts with the module loaded in the stock state and no reclaim
-# running, whatever the previous test left behind.
+# Memory cgroups there before the first test: any other is a test's.
+memcg_dirs() {
+	find "$(memcg_root)" -mindepth 1 -type d | sort
+}
+BOOT_MEMCGS=$(memcg_dirs)
+
+remove_leftover_memcgs() {
+	local dir
+	# Reverse order: a child before its parent.
+	for dir in $(memcg_dirs | sort -r); do
+		! echo "$BOOT_MEMCGS" | grep -qxF "$dir" || continue
+		xargs kill -9 <"$dir/cgroup.procs" 2>/dev/null || true
+		wait_until 10 rmdir "$dir" 2>/dev/null || fail "cannot remove $dir, which a test left"
+	done
+}
+
+# The test-only modules that hold vmpressure() (tests/vm/kmods), a livepatch
+# first disabled and its transition over.
+unload_test_modules() {
+	local patch name names
+	for patch in /sys/kernel/livepatch/*; do
+		[ -d "$patch" ] || continue
+		echo 0 >"$patch/enabled" 2>/dev/null || true
+		wait_until 60 test ! -d "$patch" || fail "the livepatch ${patch##*/} does not go after its disable"
+	done
+	names=$(awk '$1 ~ /^vmpc_test_/ { print $1 }' /proc/modules)
+	for name in $names; do
+		wait_until 10 rmmod "$name" 2>/dev/null || fail "cannot unload $name, which a test left loaded"
+	done
+}
+
+# Tracing as the kernel booted: the nop tracer, no event enabled, no kprobe
+# event, no function filter or pid filter, an empty buffer, tracing on.
+reset_tracing() {
+	local file
+	tracefs_write tracing_on 0
+	tracefs_write current_tracer nop
+	tracefs_write events/enable 0
+	[ ! -e "$TRACEFS/kprobe_events" ] || tracefs_write kprobe_events ''
+	for file in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function set_graph_notrace; do
+		[ ! -e "$TRACEFS/$file" ] || tracefs_write "$file" ''
+	done
+	tracefs_write trace ''
+	tracefs_write tracing_on 1
+}
+
+# Every test starts with ftrace and kprobes enabled, no reclaim running, no
+# test module or memory cgroup left, the shipped module loaded (without
+# resident=) in the stock state and tracing reset, whatever the previous
+# test left behind. Runs in a subshell as a condition, where set -e does not
+# hold: every step that can fail says so with fail().
 reset_state() {
+	echo 1 >/proc/sys/kernel/ftrace_enabled || fail "cannot set kernel.ftrace_enabled to 1"
+	[ ! -e /sys/kernel/debug/kprobes/enabled ] || echo 1 >/sys/kernel/debug/kprobes/enabled ||
+		fail "cannot enable kprobes"
 	hog_stop
-	[ -e "$MODULE" ] || return 0
-	# A test that failed with the test-only build loaded leaves it behind.
-	if [ -e /sys/module/vmpressure_ctl/parameters/fail_errno ]; then
-		echo 1 >"$KNOB"
-		rmmod vmpressure_ctl
+	unload_test_modules
+	remove_leftover_memcgs
+	if [ -e "$MODULE" ]; then
+		# The test-only build, or the shipped one loaded resident.
+		if [ -e /sys/module/vmpressure_ctl/parameters/fail_errno ] ||
+			[ "$(cat /sys/module/vmpressure_ctl/parameters/resident 2>/dev/null)" = Y ]; then
+			unload_module
+		fi
+		# shellcheck disable=SC2086 # one word per parameter
+		module_loaded || insmod "$MODULE" $MODULE_PARAMS || fail "cannot load $MODULE $MODULE_PARAMS"
+		echo 1 >"$KNOB" || fail "cannot write 1 to $KNOB"
 	fi
-	# shellcheck disable=SC2086 # one word per parameter
-	module_loaded || insmod "$MODULE" $MODULE_PARAMS
-	echo 1 >"$KNOB"
+	# After the unhook: disabling a kprobe event on vmpressure while the
+	# kprobe backend holds it warns (DESIGN: kprobes aggregate probes).
+	reset_tracing
+}
+
+uptime_s() {
+	cut -d' ' -f1 /proc/uptime
 }
 
 ktap "KTAP version 1"
 ktap "# kernel: $(uname -r), cgroup $(if have_memcg_v1; then echo v1; else echo v2; fi), pressure events $(if have_pressure_level; then echo yes; else echo no; fi)"
 # shellcheck disable=SC2086 # one word per test name
 ktap "1..$(echo $TESTS | wc -w)"
-reset_state
+(reset_state) || echo "vmtest: the first clean slate failed: $(cat "$REASON_FILE")"
 [ ! -e "$KNOB_DIR/method" ] || ktap "# backend: $(cat "$KNOB_DIR/method")"
 
 n=0
 for t in $TESTS; do
 	n=$((n + 1))
 	rm -f "$REASON_FILE" "$SKIP_MARK" "$TAINT_ALLOWED_FILE"
-	echo "=== $n $t (uptime $(cut -d' ' -f1 /proc/uptime)s)"
+	start=$(uptime_s)
+	echo "=== $n $t (uptime ${start}s)"
+	if ! (reset_state); then
+		echo "cannot give it a clean slate: $(cat "$REASON_FILE")" | ktap_reason
+		ktap "not ok $n $t"
+		continue
+	fi
 	status=0
 	# shellcheck disable=SC2016 # expanded by the test's own shell
-	setsid sh -eu -c '. /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' test "$t" "$TEST_FILES" 3>&- &
+	setsid sh -eu -c 'trap "exit 143" TERM; . /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' \
+		test "$t" "$TEST_FILES" 3>&- &
 	test_pid=$!
 	watch_test "$t" "$test_pid" 3>&- &
 	watchdog_pid=$!
@@ -110,6 +195,6 @@ for t in $TESTS; do
 		ktap_reason <"$REASON_FILE"
 		ktap "not ok $n $t"
 	fi
-	reset_state
+	ktap "# time: $t $(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }')"
 done
 ktap "# tainted: $(cat /proc/sys/kernel/tainted)"

@@ -35,6 +35,8 @@ split_phases() {
 }
 
 # Issue 12: the knob's effect on TCP, by the kernel's own count.
+# group: core
+# requires: cgroup-v2
 test_check_sock_throttled_follows_knob() {
 	local status=0 phase=0 knob throttled line
 	need_module
@@ -68,6 +70,7 @@ memcg_children() {
 }
 
 # Issue 12: vmpctl net runs TCP in a memcg at its limit and reports it.
+# group: tool
 test_vmpctl_net_reports_throughput() {
 	local status=0 before rate bytes
 	before=$(memcg_children)
@@ -84,8 +87,20 @@ test_vmpctl_net_reports_throughput() {
 	[ "$(memcg_children)" = "$before" ] || fail "cgroups left after vmpctl net: $(memcg_children | tr '\n' ' ')"
 }
 
+# The sock_throttled increments vmpctl watch printed to /tmp/watch.out.
+watch_sum() {
+	awk '$2 == "sock_throttled" { n += $3 } END { print n + 0 }' /tmp/watch.out
+}
+
+# Whether they add up to COUNT.
+watch_printed() {
+	[ "$(watch_sum)" = "$1" ]
+}
+
 # Issue 12: vmpctl watch on a v2 cgroup prints sock_throttled as it grows,
 # and its increments add up to what the cgroup counted meanwhile.
+# group: core
+# requires: cgroup-v2
 test_vmpctl_watch_sock_throttled() {
 	local cg status=0 watcher counted printed
 	need_cgroup_v2
@@ -95,45 +110,30 @@ test_vmpctl_watch_sock_throttled() {
 	echo $((64 * 1024 * 1024)) >"$cg/memory.max"
 	vmpctl watch --cgroup "$cg" >/tmp/watch.out 2>/tmp/watch.err &
 	watcher=$!
-	sleep 1
+	wait_until 10 grep -q "sock_throttled of $cg" /tmp/watch.err ||
+		fail "vmpctl watch did not start in 10 s: $(cat /tmp/watch.err)"
 	vmpctl net --cgroup "$cg" --seconds 4 --json >/tmp/watch-net.json || status=$?
 	cat /tmp/watch-net.json
+	counted=$(json_field sock_throttled /tmp/watch-net.json)
 	# one notification can lag the last increment by the kernel's 10 ms
 	# rate limit; the watch also re-reads every second
-	sleep 2
+	wait_until 10 watch_printed "$counted" || true
 	kill -TERM "$watcher"
 	wait "$watcher" || true
 	cat /tmp/watch.err /tmp/watch.out
 	rmdir "$cg"
 	[ "$status" -eq 0 ] || fail "vmpctl net --cgroup $cg exited $status"
-	counted=$(json_field sock_throttled /tmp/watch-net.json)
 	case $counted in
 	'' | null | 0) fail "sock_throttled did not move in $cg ('$counted')" ;;
 	esac
 	grep -q '  sock_throttled  ' /tmp/watch.out || fail "vmpctl watch printed no sock_throttled line"
-	printed=$(awk '$2 == "sock_throttled" { n += $3 } END { print n + 0 }' /tmp/watch.out)
+	printed=$(watch_sum)
 	[ "$printed" -eq "$counted" ] || fail "vmpctl watch printed increments adding to $printed, the cgroup counted $counted"
 }
 
-TRACING=/sys/kernel/tracing
-
-# Counts calls of FUNCTION with the kernel's function tracer: trace_start
-# FUNCTION arms it with an empty buffer, trace_count prints the calls so far.
-trace_start() {
-	echo "$1" >"$TRACING/set_ftrace_filter" || fail "cannot trace $1"
-	echo function >"$TRACING/current_tracer"
-	: >"$TRACING/trace"
-	echo 1 >"$TRACING/tracing_on"
-}
-
-trace_count() {
-	grep -c " $1 <-" "$TRACING/trace" || true
-}
-
-trace_stop() {
-	echo nop >"$TRACING/current_tracer"
-	: >"$TRACING/set_ftrace_filter"
-	: >"$TRACING/trace"
+# One run of vmpctl net, its JSON and its stderr in files.
+net_phase() {
+	vmpctl net --json >/tmp/net-phase.json 2>/tmp/net-phase.err
 }
 
 # Issue 12, on every cgroup-v2 kernel: vmpctl net (loopback TCP in a memcg
@@ -143,11 +143,13 @@ trace_stop() {
 # when it runs (6.12). TCP's own: with the knob at 0 no socket pressure,
 # so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
 # not asserted: in 6.12 guests they came in 10 of 15 phases (README).
+# group: core
+# requires: cgroup-v2 tracer
 test_net_socket_pressure_follows_knob() {
 	local phase=0 knob status throttled drops work tracer=no try
 	need_module
 	need_cgroup_v2
-	if grep -q '^vmpressure_work_fn$' "$TRACING/available_filter_functions"; then
+	if have_work_fn; then
 		tracer=yes
 	elif ! kernel_has_sock_throttled; then
 		fail "neither sock_throttled nor a traceable vmpressure_work_fn: no kernel evidence left"
@@ -156,11 +158,13 @@ test_net_socket_pressure_follows_knob() {
 		phase=$((phase + 1))
 		set_knob "$knob"
 		for try in 1 2; do
-			[ "$tracer" = no ] || trace_start vmpressure_work_fn
 			status=0
-			vmpctl net --json >/tmp/net-phase.json 2>/tmp/net-phase.err || status=$?
-			work=$([ "$tracer" = no ] || trace_count vmpressure_work_fn)
-			[ "$tracer" = no ] || trace_stop
+			if [ "$tracer" = yes ]; then
+				trace_calls vmpressure_work_fn vmpressure_work_fn '' net_phase || status=$?
+				work=$TRACE_CALLS
+			else
+				net_phase || status=$?
+			fi
 			cat /tmp/net-phase.err >&2
 			# Under TCG the memcg OOM killer now and then takes the reclaim
 			# child when a socket's charge finds too little reclaimed in
@@ -201,6 +205,8 @@ test_net_socket_pressure_follows_knob() {
 # (7.3), the function tracer's count of the work item where it does not
 # (6.12).
 # load_testing and friends are tests-module.sh's, sourced with this file.
+# group: hooks
+# requires: cgroup-v2
 test_check_catches_count_only_hook() {
 	local backend status=0 reason
 	need_module

@@ -12,6 +12,7 @@
 # where the kernel lacks DYNAMIC_FTRACE_WITH_ARGS, and for no recursion
 # guard: on x86-64 the ops' own trampoline then calls the callback itself,
 # not ftrace_ops_assist_func. The hook still short-circuits.
+# group: hooks
 test_ftrace_hook_flags() {
 	local line before
 	need_module
@@ -77,6 +78,7 @@ expect_full_unwind() {
 # ORC (x86-64) or frame records (arm64) lead from inside the stub, and from
 # the direct trampoline's label (which it reaches by a RET) back through
 # reclaim to the task's entry, with every backend of the lane.
+# group: hooks
 test_hook_stack_unwinds() {
 	local backend
 	need_module

@@ -122,9 +122,12 @@ evidence_round() {
 expect_work_stopped() {
 	local runs before
 	if have_work_fn; then
+		# The positive control of the same round: reclaim reached vmpressure().
+		before=$(skipped_count)
 		runs=$(work_fn_runs evidence_round)
-		echo "$1: vmpressure_work_fn ran $runs times"
+		echo "$1: vmpressure_work_fn ran $runs times, skipped $before -> $(skipped_count)"
 		[ "$runs" -eq 0 ] || fail "$1: vmpressure_work_fn ran $runs times during reclaim"
+		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow in the round: no reclaim reached vmpressure()"
 	else
 		before=$(skipped_count)
 		evidence_round
@@ -159,6 +162,7 @@ knob_rejects() {
 		'y\ny' 'on\n\n'
 }
 
+# group: knob
 test_knob_grammar() {
 	local state value word before
 	need_module
@@ -194,6 +198,7 @@ test_knob_grammar() {
 	expect_no_hook_lines "after writing 1 at 1"
 }
 
+# group: core
 test_armed_follows_knob() {
 	need_module
 	[ "$(stat -c %a "$ARMED")" = 444 ] || fail "$ARMED has mode $(stat -c %a "$ARMED")"
@@ -212,6 +217,7 @@ declared_params() {
 
 # The shipped build has none of the test-only knobs; the test-only build
 # has them, so the first check cannot pass by looking in the wrong place.
+# group: module
 test_shipped_build_has_no_test_knobs() {
 	local param shipped testing
 	need_module
@@ -230,6 +236,7 @@ test_shipped_build_has_no_test_knobs() {
 }
 
 # "No such method" (EOPNOTSUPP) is not "the kernel refused" (its errno).
+# group: module
 test_method_errors() {
 	local out backend
 	need_module
@@ -279,6 +286,7 @@ test_method_errors() {
 
 # method=auto moves on to the next backend when the one in use is busy, at
 # load with enabled=0 and at a later write of 0; an explicit method does not.
+# group: module
 test_auto_falls_back_when_busy() {
 	local first second
 	need_module
@@ -308,6 +316,7 @@ test_auto_falls_back_when_busy() {
 }
 
 # Every backend the lane declares, explicitly, not only what auto picks.
+# group: hooks
 test_every_backend() {
 	local backend i
 	need_module
@@ -346,6 +355,7 @@ expect_no_rmmod_at_0() {
 	expect_armed 1 "$1: after a refused rmmod"
 }
 
+# group: module
 test_rmmod_refused_while_hooked() {
 	need_module
 	set_knob 0
@@ -359,6 +369,8 @@ test_rmmod_refused_while_hooked() {
 
 # The kernel's own count of vmpressure()'s work: runs at 1, none at 0, runs
 # at 1 again and after rmmod.
+# group: core
+# requires: tracer
 test_work_fn_follows_knob() {
 	need_module
 	have_work_fn || skip "no vmpressure_work_fn in available_filter_functions (MEMCG_V1=n): the cgroup-v2 evidence is sock_throttled"
@@ -373,6 +385,8 @@ test_work_fn_follows_knob() {
 
 # The negative control: hooks that count in skipped but let vmpressure()
 # run (the test-only count_only=1) must not pass for a short-circuit.
+# group: hooks
+# requires: tracer
 test_work_fn_catches_count_only() {
 	local backend before runs
 	need_module
@@ -398,6 +412,7 @@ ftrace_enabled() {
 # armed reads 0 while the knob stays 0, and a write of 0 is refused. Kernels
 # whose sysctl no longer disables ftrace (7.x: EOPNOTSUPP, "deprecated")
 # refuse it whatever is registered: there the hook must simply stay armed.
+# group: hooks
 test_ftrace_disabled() {
 	local backend out before sysctl_works=1
 	need_module
@@ -640,12 +655,15 @@ conflicts_with() {
 	expect_work_runs "every owner gone"
 }
 
+# group: conflict
 test_conflict_ipmodify() {
 	need_module
 	need_holder ipmodify "vmpc_test_ipmodify.ko was not built for this kernel"
 	conflicts_with ipmodify
 }
 
+# group: conflict
+# requires: amd64
 test_conflict_direct() {
 	need_module
 	need_holder direct "no ops-based ftrace direct calls on this kernel or architecture (vmpc_test_direct.ko not built)"
@@ -654,6 +672,8 @@ test_conflict_direct() {
 
 # Loading a livepatch taints the kernel with K: only a K this test brought
 # in, and only when it passed, is accepted by the final taint check.
+# group: conflict
+# requires: livepatch
 test_conflict_livepatch() {
 	need_module
 	need_holder livepatch "no CONFIG_LIVEPATCH in this kernel (vmpc_test_livepatch.ko not built)"
@@ -665,6 +685,7 @@ test_conflict_livepatch() {
 # debugfs kprobes/enabled=0 disarms every kprobe, ours included, without
 # unregistering it: armed reads 0 and the hook does not run, a write of 0
 # is refused meanwhile, and the hook is live again once kprobes are.
+# group: hooks
 test_kprobes_disarmed() {
 	local before
 	need_module

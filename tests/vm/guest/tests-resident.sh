@@ -42,21 +42,8 @@ load_resident() {
 grace_period_waits() {
 	local status=0 self
 	read -r self _ </proc/self/stat
-	echo 0 >"$TRACEFS/tracing_on"
-	echo 'synchronize_rcu*' >"$TRACEFS/set_ftrace_filter" || fail "cannot filter the function tracer on synchronize_rcu*"
-	echo "$self" >"$TRACEFS/set_ftrace_pid" || fail "cannot filter the function tracer on pid $self"
-	echo function >"$TRACEFS/current_tracer" || fail "cannot start the function tracer"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
-	"$@" >&2 || status=$?
-	echo 0 >"$TRACEFS/tracing_on"
-	grep ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" >&2 || true
-	grep -c ': synchronize_rcu[a-z_]* <-' "$TRACEFS/trace" || true
-	echo nop >"$TRACEFS/current_tracer"
-	: >"$TRACEFS/set_ftrace_pid"
-	: >"$TRACEFS/set_ftrace_filter"
-	: >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
+	trace_calls 'synchronize_rcu*' 'synchronize_rcu[a-z_]*' "$self" "$@" >&2 || status=$?
+	echo "$TRACE_CALLS"
 	return "$status"
 }
 
@@ -70,6 +57,7 @@ toggle_knob() {
 	done
 }
 
+# group: resident
 test_resident_hooked_in_both_states() {
 	local lines
 	need_module
@@ -95,6 +83,8 @@ test_resident_hooked_in_both_states() {
 
 # The kernel's own count of vmpressure()'s work follows the flag the hooks
 # read: runs at 1, none at 0, runs at 1 again.
+# group: resident
+# requires: tracer
 test_resident_work_fn_follows_knob() {
 	need_module
 	have_work_fn || skip "no vmpressure_work_fn in available_filter_functions (MEMCG_V1=n): the cgroup-v2 evidence is sock_throttled"
@@ -110,6 +100,7 @@ test_resident_work_fn_follows_knob() {
 # 1000 writes patch no text and wait for no grace period, where 2 in the
 # default mode do both (which shows the count can see them); the hooks are
 # the same lines before and after and the last state is what the kernel does.
+# group: resident
 test_resident_toggles_patch_nothing() {
 	local lines waits
 	need_module
@@ -135,6 +126,7 @@ test_resident_toggles_patch_nothing() {
 
 # rmmod from either state, with no write first: nothing stays hooked and
 # vmpressure() runs again.
+# group: resident
 test_resident_rmmod_either_state() {
 	local state
 	need_module
@@ -150,6 +142,7 @@ test_resident_rmmod_either_state() {
 
 # Every backend the lane declares, explicitly: hooked at 1, short-circuits
 # at 0, hands calls back at 1 again, unloads at 0.
+# group: resident
 test_resident_every_backend() {
 	local backend
 	need_module
@@ -172,6 +165,7 @@ test_resident_every_backend() {
 # Another IPMODIFY owner of vmpressure() refuses a resident load with EBUSY
 # and the message a write of 0 gives in the default mode, at either initial
 # state; nothing is left hooked.
+# group: resident
 test_resident_conflict_refuses_load() {
 	local backend state out
 	need_module

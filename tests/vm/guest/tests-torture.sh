@@ -199,6 +199,7 @@ expect_no_module_leaks() {
 # Issue 13: two writers flip the knob against each other while four
 # reclaimers run in memcgs of their own and every attribute is read in a
 # loop; afterwards the knob, tracefs and vmpressure's work item agree.
+# group: torture
 test_torture_toggles() {
 	local writes reclaimers=4 i attr writer0 start
 	need_torture
@@ -271,6 +272,7 @@ unload_while_racing() {
 # makes is clean until the knob goes; then the open fails with ENOENT
 # (busybox sh: "nonexistent directory"), or, when the file went between open
 # and write, the write fails with ENODEV. After each rmmod nothing is hooked.
+# group: torture
 test_torture_load_unload() {
 	local cycles i=0 state err tries start refused=0
 	need_torture
@@ -435,6 +437,7 @@ fuzz_bytewise() {
 # valid words in random case with or without the newline (15%), words one
 # edit away from valid (25%); and runs of one-byte writes (15%). The oracle is
 # the grammar above; the knob reads 0 or 1 after every write.
+# group: torture
 test_knob_fuzz() {
 	local writes class len offset file=/tmp/fuzz-input seed start
 	need_torture
@@ -508,6 +511,8 @@ watch_stop() {
 # Issue 13: listeners are not lost across the knob. One registered before a
 # disable gets nothing while disabled and events again after re-enabling;
 # one registered while disabled gets events once enabled.
+# group: torture
+# requires: cgroup-v1
 test_listeners_survive_disable() {
 	local before_a
 	need_torture
@@ -539,6 +544,8 @@ test_listeners_survive_disable() {
 # Issue 13: a listener's cgroup removed while disabled. vmpctl watch sees the
 # removal and exits cleanly, the cgroup goes, and after re-enabling reclaim
 # elsewhere still delivers events.
+# group: torture
+# requires: cgroup-v1
 test_listener_cgroup_removed_while_disabled() {
 	local gone tries=0 status=0
 	need_torture
@@ -574,6 +581,7 @@ test_listener_cgroup_removed_while_disabled() {
 # Issue 13: the last word on leaks. Everything the lane did before has run;
 # some leaks (an object only the module's own data still points to) show up
 # only once the module is gone.
+# group: leaks
 test_no_module_leaks_after_final_rmmod() {
 	need_torture
 	torture_dir_reset

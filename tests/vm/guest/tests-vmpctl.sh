@@ -26,6 +26,8 @@ no_readback_warning() {
 	! grep -q "reads back" "$1" || fail "$(grep "reads back" "$1")"
 }
 
+# group: tool
+# requires: thp
 test_vmpctl_ab_restores_thp_list() {
 	local status=0
 	vmpctl_present
@@ -64,6 +66,7 @@ test_vmpctl_ab_restores_thp_list() {
 	knob_as_found "$THP_ENABLED" /tmp/thp.found "after SIGTERM during arm B"
 }
 
+# group: tool
 test_vmpctl_ab_restores_sysctls() {
 	local status=0
 	vmpctl_present
@@ -101,6 +104,7 @@ test_vmpctl_ab_restores_sysctls() {
 # Issue 11's first report: `vmpctl ab ... 2>&1 | head` left vmpressure off.
 # Each run writes a line to the pipe; the reader leaves at arm B's, so the
 # next write to the closed pipe comes while the knob is at B.
+# group: tool
 test_vmpctl_ab_restores_vmpressure_knob() {
 	local status=0
 	vmpctl_present

@@ -59,6 +59,7 @@ expect_events_follow_knob() {
 	[ "$events" -gt 0 ] || fail "$1: no pressure events after enabled=1 again"
 }
 
+# group: core
 test_module_loads_stock() {
 	local method
 	need_module
@@ -78,6 +79,7 @@ test_module_loads_stock() {
 }
 
 # Issue 2 (e).
+# group: module
 test_module_param_disabled() {
 	need_module
 	unload_module
@@ -103,6 +105,7 @@ expect_write_rejected() {
 
 # Issue 2 (c). "empty" is a bare newline (echo > enabled): a zero-byte write
 # never reaches a sysfs store method.
+# group: knob
 test_bad_writes_rejected() {
 	local state value
 	need_module
@@ -128,6 +131,7 @@ test_bad_writes_rejected() {
 }
 
 # Issue 2 (d).
+# group: knob
 test_unprivileged_write_denied() {
 	local state out
 	need_module
@@ -145,6 +149,7 @@ test_unprivileged_write_denied() {
 }
 
 # Issue 2 (h): nothing registered in the stock state.
+# group: core
 test_tracefs_hooks_only_when_disabled() {
 	need_module
 	expect_unhooked "enabled=1 after load"
@@ -157,6 +162,7 @@ test_tracefs_hooks_only_when_disabled() {
 }
 
 # Issue 2 (b), on every kernel: the short-circuit is what counts.
+# group: core
 test_skipped_follows_knob() {
 	need_module
 	set_knob 0
@@ -168,6 +174,8 @@ test_skipped_follows_knob() {
 }
 
 # Issue 2 (a), where the kernel delivers memory.pressure_level events.
+# group: core
+# requires: cgroup-v1
 test_pressure_events_follow_knob() {
 	need_module
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only): skipped_follows_knob covers it"
@@ -179,6 +187,7 @@ test_pressure_events_follow_knob() {
 # Issue 2 (a), last part, and issue 2 (5): the module holds a reference on
 # itself while hooked, so rmmod at 0 is refused and the hook stays; after a
 # write of 1, rmmod leaves the stock path.
+# group: module
 test_events_after_rmmod_disabled() {
 	need_module
 	set_knob 0
@@ -195,6 +204,7 @@ test_events_after_rmmod_disabled() {
 }
 
 # Issue 2 (f).
+# group: toggles
 test_toggles_under_reclaim() {
 	local i=0
 	need_module
@@ -224,6 +234,7 @@ wait_skipped_moves() {
 
 # Issue 2 (g): load and unload while reclaim runs, loading in both states;
 # rmmod at 0 is refused, the knob back at 1 first.
+# group: module
 test_load_unload_under_reclaim() {
 	local i=0
 	need_module
@@ -258,6 +269,7 @@ need_vmpctl() {
 # work item with the kernel's function tracer: issue 9's evidence that does
 # not come from the module. (cgroup v1 on PREEMPT_RT has no events either;
 # there check still verifies through skipped.)
+# group: tool
 test_vmpctl_check_passes() {
 	local status=0 phase knob work traced=no throttled=no
 	need_module
@@ -297,6 +309,7 @@ test_vmpctl_check_passes() {
 	fi
 }
 
+# group: tool
 test_vmpctl_check_without_module() {
 	local status=0 out
 	need_module
@@ -311,6 +324,7 @@ test_vmpctl_check_without_module() {
 	esac
 }
 
+# group: tool
 test_vmpctl_disable_unprivileged() {
 	local status=0
 	need_module
@@ -328,6 +342,7 @@ memcg_children() {
 # of check. SIGTERM, not Ctrl-C's SIGINT: run-tests.sh starts each test in
 # the background, where SIGINT is ignored, and vmpctl keeps an ignored
 # SIGINT ignored (tests/unit/host/test-signals.sh covers SIGINT).
+# group: tool
 test_vmpctl_check_sigint_cleans_up() {
 	local before status=0
 	need_module

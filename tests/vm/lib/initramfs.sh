@@ -11,12 +11,13 @@
 #          (kernel.sh); kmod_dirs (kbuild.sh); lane_out; module_ko,
 #          module_params, demo_script, overlay_dir, selected_tests (the
 #          VMPCTL_VM_* variables).
-# Outputs: build_initramfs writes lane_out/initramfs.cpio and lane_out/tests,
+# Outputs: build_initramfs writes lane_out/initramfs.cpio, lane_out/tests,
 #          the names of the tests the guest runs, in order (the verdict
-#          expects exactly these); on failure it sets lane_fail, returns 1.
+#          expects exactly these), and lane_out/not-run, the others and why
+#          (profile.sh); on failure it sets lane_fail, returns 1.
 #          In the guest, /etc/vmtest/ holds: modules (insmod before the
-#          tests), tests, backends, kconfig, module-params, and
-#          torture-scale when the lane sets torture_scale=.
+#          tests), tests, backends, kconfig, module-params,
+#          timeout-scale, and torture-scale when the lane sets torture_scale=.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
 # with tests/vm/run and the other files it sources
 
@@ -89,23 +90,13 @@ depmod_stage() {
 }
 
 # Test names of the guest's test files in the order the guest runner takes
-# them: tests.sh, the other tests-*.sh by name, then lib.sh's own checks
-# (which always run). VMPCTL_VM_TESTS keeps only the tests it names.
+# them: those of tests.sh and the other tests-*.sh by name that the lane's
+# profile and kernel select (select_tests, profile.sh; the others go to
+# lane_out/not-run), then lib.sh's own checks, which always run.
 list_tests() {
-	local dir=$stage/vmtest name names own
-	names=$(cd "$dir" && find . -maxdepth 1 -name 'tests-*.sh' -printf '%f\n' | LC_ALL=C sort |
-		xargs sed -n 's/^test_\([a-z0-9_]*\)() {$/\1/p' tests.sh)
-	own=$(sed -n 's/^test_\([a-z0-9_]*\)() {$/\1/p' "$dir/lib.sh")
-	if [ -n "$selected_tests" ]; then
-		for name in $selected_tests; do
-			grep -qxF "$name" <<<"$names" || {
-				lane_fail="VMPCTL_VM_TESTS names $name, which no tests*.sh defines"
-				return 1
-			}
-		done
-		names=$(grep -xF -f <(tr ' ' '\n' <<<"$selected_tests") <<<"$names") || true
-	fi
-	printf '%s\n' "$names" "$own" | sed '/^$/d'
+	local dir=$stage/vmtest
+	select_tests "$dir" "$headers/.config" "$lane_out/not-run" || return 1
+	test_catalog "$dir/lib.sh" | cut -d' ' -f1
 }
 
 # Sets busybox: the machine's, or the lane's architecture's busybox-static.
@@ -135,7 +126,7 @@ build_initramfs() {
 			cp "$vm_dir"/guest/*.sh "$stage/vmtest/" &&
 			cp "$demo_script" "$stage/vmtest/demo.sh" &&
 			cp "$headers/.config" "$stage/etc/vmtest/kconfig" &&
-			cp "$out/tools-$lane_arch/vmpctl" "$stage/bin/vmpctl" &&
+			cp "$tools_out/tools-$lane_arch/vmpctl" "$stage/bin/vmpctl" &&
 			stage_lane_modules
 	} || { lane_fail="cannot stage the initramfs of $lane"; return 1; }
 	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n' >"$stage/etc/passwd"
@@ -143,6 +134,7 @@ build_initramfs() {
 	echo "$module_params" >"$stage/etc/vmtest/module-params"
 	echo "$lane_backends" >"$stage/etc/vmtest/backends"
 	[ -z "$lane_torture_scale" ] || echo "$lane_torture_scale" >"$stage/etc/vmtest/torture-scale"
+	echo "${lane_timeout_scale:-1}" >"$stage/etc/vmtest/timeout-scale"
 	: >"$stage/etc/vmtest/modules"
 	chain=$(boot_module_chain) || { lane_fail="$rel has no zram or verdict console driver"; return 1; }
 	while read -r cmd path _; do

@@ -14,7 +14,7 @@
 # Outputs: build_modules builds into lane_out/module (module/),
 #          lane_out/module-testing (module/ with VMPC_TESTING=1) and
 #          lane_out/extra-NAME (kmod_dirs), each with NAME.log next to it;
-#          kbuild_how says how. build_tool builds out/tools-ARCH/vmpctl.
+#          kbuild_how says how. build_tool builds tools_out/tools-ARCH/vmpctl.
 #          Both set lane_fail or lane_skip and return 1 on failure.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
 # with tests/vm/run and the other files it sources
@@ -186,7 +186,7 @@ build_modules() {
 # architecture in this run builds it, the others (in parallel or not) wait
 # for that and take its result.
 build_tool() {
-	local dir=$out/tools-$lane_arch
+	local dir=$tools_out/tools-$lane_arch
 	mkdir -p "$dir"
 	with_lock "$dir/.lock" build_tool_once "$dir" ||
 		lane_fail=${lane_fail:-"static vmpctl build failed (${dir#"$top"/}/build.log)"}

@@ -130,7 +130,7 @@ unpack_kernel() {
 
 # shellcheck disable=SC2317 # reached through with_lock
 unpack_kernel_once() {
-	local spec
+	local spec makefile
 	[ ! -e "$kroot/.complete" ] || return 0
 	say "$lane: unpacking $rel ($version)"
 	rm -rf "$kroot"
@@ -144,12 +144,19 @@ unpack_kernel_once() {
 	# Modules under /usr/lib only (trixie on): depmod and modprobe -d
 	# look in ROOT/lib/modules.
 	[ -e "$kroot/lib" ] || ln -s usr/lib "$kroot/lib"
-	depmod -b "$kroot" "$rel"
+	depmod -b "$kroot" "$rel" || { lane_fail="depmod over the unpacked $rel failed"; return 1; }
 	# Debian's flavour Makefile names the -common tree (and from trixie on
 	# its own output directory) by absolute path: point them at the
 	# unpacked copy, not at whatever the host has installed.
+	makefile=$kroot/usr/src/linux-headers-$rel/Makefile
 	sed -i "s|^include /usr/src/|include $kroot/usr/src/|; s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$kroot/usr/src/|" \
-		"$kroot/usr/src/linux-headers-$rel/Makefile"
+		"$makefile" || { lane_fail="cannot point $makefile at the unpacked headers"; return 1; }
+	# Only a tree whose every step worked is marked complete: a later lane
+	# unpacks a half-done one again.
+	if grep -qE '^(include|KBUILD_OUTPUT=) */usr/src/' "$makefile"; then
+		lane_fail="$makefile still names the host's /usr/src"
+		return 1
+	fi
 	touch "$kroot/.complete"
 }
 

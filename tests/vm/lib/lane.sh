@@ -15,11 +15,14 @@
 #                          the mirror serves none of its kernels
 #   version=VERSION        boot exactly this kernel package version
 #   kernel_build=SCRIPT    get the kernel from SCRIPT instead of apt
+#   profile=NAME           the groups of guest tests the lane runs
+#                          (tests/vm/profiles, profile.sh)
 #   torture_scale=N|short  the torture tests run (N percent of the issue's
 #                          counts, or the short counts); written to
 #                          /etc/vmtest/torture-scale in the guest
 #   boot_timeout=SECONDS   this lane's boot timeout when VMPCTL_VM_TIMEOUT
 #                          is not set (a debug kernel runs the suite slower)
+#   timeout_scale=N        each guest test's timeout (300 s) times N
 #   console_patterns=FILE  more console patterns that fail the lane
 #   lint=yes               module builds also run W=1 and sparse (C=2)
 #   sparse_suite=SUITE     with lint=yes: sparse from SUITE's package
@@ -27,7 +30,8 @@
 #
 # Inputs:  vm_dir, top (common.sh).
 # Outputs: read_lane NAME|PATH sets lane (the name), lane_file and lane_KEY
-#          for each key above (lane_skips: TEST -> REASON); on a malformed
+#          for each key above (lane_skips: TEST -> REASON; profile_groups
+#          of profile.sh checks profile=); on a malformed
 #          file it says why and returns 1. arch_settings sets arch_qemu
 #          (array), arch_cpu, arch_console, arch_cmdline, arch_verdict_tty,
 #          arch_verdict_device (array), arch_verdict_modules, arch_karch,
@@ -53,12 +57,14 @@ read_lane() {
 	lane_suite='' lane_arch='' lane_flavour='' lane_meta='' lane_tier='' lane_backends=''
 	lane_may_skip='' lane_version='' lane_kernel_build='' lane_torture_scale=''
 	lane_console_patterns='' lane_lint='' lane_sparse_suite='' lane_boot_timeout=''
+	lane_profile='' lane_timeout_scale=''
 	lane_skips=()
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		suite | arch | flavour | meta | tier | backends | may_skip | version | kernel_build | \
-			torture_scale | console_patterns | lint | sparse_suite | boot_timeout)
+			torture_scale | console_patterns | lint | sparse_suite | boot_timeout | profile | \
+			timeout_scale)
 			printf -v "lane_$key" '%s' "$value"
 			;;
 		skip)
@@ -74,7 +80,7 @@ read_lane() {
 
 # The rules a lane file must follow beyond its syntax.
 check_lane() {
-	local key var required=(suite arch tier backends)
+	local key var groups required=(suite arch tier backends profile)
 	[ -n "$lane_kernel_build" ] || required+=(flavour meta)
 	for key in "${required[@]}"; do
 		var=lane_$key
@@ -91,6 +97,12 @@ check_lane() {
 		{ say "$lane_file: kernel_build=$lane_kernel_build is not an executable under the repository top"; return 1; }
 	[ -z "$lane_torture_scale" ] || [[ $lane_torture_scale =~ ^([1-9][0-9]*|short)$ ]] ||
 		{ say "$lane_file: torture_scale= takes a positive number or short, not '$lane_torture_scale'"; return 1; }
+	[ -z "$lane_timeout_scale" ] || [[ $lane_timeout_scale =~ ^[1-9][0-9]*$ ]] ||
+		{ say "$lane_file: timeout_scale= takes a positive number, not '$lane_timeout_scale'"; return 1; }
+	groups=$(profile_groups "$lane_profile") ||
+		{ say "$lane_file: profile=$lane_profile is not in tests/vm/profiles"; return 1; }
+	[[ " $groups " != *" torture "* && " $groups " != *" leaks "* ]] || [ -n "$lane_torture_scale" ] ||
+		{ say "$lane_file: profile=$lane_profile runs the torture or leaks group: it needs torture_scale="; return 1; }
 	[ -z "$lane_boot_timeout" ] || [[ $lane_boot_timeout =~ ^[1-9][0-9]*$ ]] ||
 		{ say "$lane_file: boot_timeout= takes a number of seconds, not '$lane_boot_timeout'"; return 1; }
 	[ -z "$lane_console_patterns" ] || [ -f "$top/$lane_console_patterns" ] ||

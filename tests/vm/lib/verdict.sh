@@ -6,8 +6,8 @@
 # KTAP from the guest runner: "KTAP version 1", "1..N", then per test an
 # optional "# REASON" line and "ok N NAME", "ok N NAME # SKIP" or
 # "not ok N NAME", N counting from 1 and NAME the N-th line of the lane's
-# test list; "# backend: METHOD" before the results and "# tainted: VALUE"
-# after the last one. Anything else on the channel fails the lane. The taint
+# test list, then "# time: NAME SECONDS"; "# backend: METHOD" before the
+# results and "# tainted: VALUE" after the last one. Anything else on the channel fails the lane. The taint
 # may hold O (4096) and E (8192), and K (32768, a livepatch) when a test that
 # loads one announced it with "# taint allowed: BITS by NAME" and passed.
 #
@@ -15,8 +15,8 @@
 #          lane_console_patterns (lane.sh); selected_tests
 #          (VMPCTL_VM_TESTS); CI (set and not 0 or false: a CI run);
 #          lane_fail, lane_skip.
-# Outputs: check_ktap KTAP TESTS sets passed, failed, skipped, backend and,
-#          on any problem, lane_fail (the first problem found is kept);
+# Outputs: check_ktap KTAP TESTS sets passed, failed, skipped, backend,
+#          test_times ("NAME SECONDS" lines) and, on any problem, lane_fail (the first problem found is kept);
 #          check_console LOG sets lane_fail on a console pattern
 #          (tests/vm/console-patterns and the lane's console_patterns=);
 #          lane_verdict sets result (pass, FAIL or SKIP), lane_state (pass,
@@ -34,7 +34,7 @@ check_ktap() {
 	local expected=() skipped_tests=() allowed=$((4096 | 8192))
 	local -A passed_tests=() taint_by=()
 	mapfile -t expected <"$2"
-	passed=0 failed=0 skipped=0 backend=-
+	passed=0 failed=0 skipped=0 backend=- test_times=''
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not )?ok\ ([0-9]+)\ ([a-z0-9_]+)( \#\ SKIP)?$ ]]; then
 			num=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]}
@@ -70,6 +70,13 @@ check_ktap() {
 			reason=''
 			;;
 		'# backend: '*) backend=${line#'# backend: '} ;;
+		'# time: '*)
+			if [[ $line =~ ^'# time: '([a-z0-9_]+)' '([0-9]+\.[0-9])$ ]]; then
+				test_times+="${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"$'\n'
+			else
+				verdict_fail "malformed test time: $line"
+			fi
+			;;
 		'# taint allowed: '*)
 			if [[ $line =~ ^'# taint allowed: '([0-9]+)' by '([a-z0-9_]+)$ ]]; then
 				taint_by[${BASH_REMATCH[2]}]=${BASH_REMATCH[1]}
