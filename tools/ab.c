@@ -44,8 +44,12 @@ static void ab_usage(FILE *out)
 		"      --interleave S        one long run of CMD, the knob flipped every S\n"
 		"                            seconds, slices compared in adjacent pairs; CMD\n"
 		"                            prints rate lines (pft --report-interval)\n"
-		"      --max-flip S          --interleave: drop a slice whose knob write took\n"
-		"                            longer (default: a quarter of the slice)\n"
+		"      --max-flip S          --interleave: drop a pair whose knob write took\n"
+		"                            longer (> 0; default: a quarter of the slice)\n"
+		"      --settle S            --interleave: do not count the first S seconds\n"
+		"                            after every flip, in both arms (default 0)\n"
+		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
+		"                            seconds (default %.0f)\n"
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
@@ -66,7 +70,7 @@ static void ab_usage(FILE *out)
 		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
 		"      --a madvise --b always -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
-		AB_OUTPUT_MAX >> 20);
+		AB_START_TIMEOUT_DEFAULT, AB_OUTPUT_MAX >> 20);
 }
 
 /* An arm's value is written as one line. */
@@ -79,7 +83,8 @@ static int check_value(const char *opt, const char *value)
 	return 0;
 }
 
-enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP };
+enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
+       OPT_SETTLE, OPT_START_TIMEOUT };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -100,6 +105,8 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "b", required_argument, NULL, 'b' },
 		{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
 		{ "max-flip", required_argument, NULL, OPT_MAX_FLIP },
+		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "start-timeout", required_argument, NULL, OPT_START_TIMEOUT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -118,6 +125,8 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->metric_name = NULL;
 	opts->max_time_s = -1;
 	opts->max_flip_s = -1;
+	opts->settle_s = -1;
+	opts->start_timeout_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
 	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
@@ -203,6 +212,25 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case OPT_MAX_FLIP:
 			if (arg_seconds("ab", "--max-flip", optarg, &opts->max_flip_s))
 				return PARSE_USAGE;
+			if (opts->max_flip_s <= 0) {
+				vmpctl_error("ab: --max-flip: '%s': a flip takes time, so 0 would drop every pair",
+					     optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case OPT_SETTLE:
+			if (arg_seconds("ab", "--settle", optarg, &opts->settle_s))
+				return PARSE_USAGE;
+			break;
+		case OPT_START_TIMEOUT:
+			if (arg_seconds("ab", "--start-timeout", optarg,
+					&opts->start_timeout_s))
+				return PARSE_USAGE;
+			if (opts->start_timeout_s <= 0) {
+				vmpctl_error("ab: --start-timeout: '%s' is not a positive number of seconds",
+					     optarg);
+				return PARSE_USAGE;
+			}
 			break;
 		case 'j':
 			opts->format = AB_FORMAT_JSON;
@@ -235,8 +263,19 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: --interleave compares the rate of CMD's rate lines: --metric does not apply");
 		return PARSE_USAGE;
 	}
-	if (opts->max_flip_s >= 0 && !(opts->interleave_s > 0)) {
-		vmpctl_error("ab: --max-flip is for --interleave");
+	if (!(opts->interleave_s > 0) && (opts->max_flip_s >= 0 ||
+	    opts->settle_s >= 0 || opts->start_timeout_s >= 0)) {
+		vmpctl_error("ab: --max-flip, --settle and --start-timeout are for --interleave");
+		return PARSE_USAGE;
+	}
+	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */
+	if (opts->interleave_s > 0 && order_given && opts->order == AB_ORDER_ABBA) {
+		vmpctl_error("ab: --order abba with --interleave: its fixed period of four slices turns a periodic load into a difference; the pairs' order must be random");
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->settle_s >= opts->interleave_s) {
+		vmpctl_error("ab: --settle %g: not shorter than the slice (--interleave %g), nothing would be counted",
+			     opts->settle_s, opts->interleave_s);
 		return PARSE_USAGE;
 	}
 	if (opts->higher_is_better && !opts->metric_regex &&
@@ -259,6 +298,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->order = AB_ORDER_RANDOM;
 		if (opts->max_flip_s < 0)
 			opts->max_flip_s = IL_MAX_FLIP_FRACTION * opts->interleave_s;
+		if (opts->settle_s < 0)
+			opts->settle_s = 0;
+		if (opts->start_timeout_s < 0)
+			opts->start_timeout_s = AB_START_TIMEOUT_DEFAULT;
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;

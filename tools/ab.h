@@ -26,6 +26,8 @@
 #define AB_MAX_TIME_DEFAULT 600.0
 /* stdout kept per run for --metric: the last this many bytes */
 #define AB_OUTPUT_MAX (1u << 20)
+/* --interleave: no rate line by then is an error (--start-timeout) */
+#define AB_START_TIMEOUT_DEFAULT 10.0
 /* --interleave: DURATION's bounds, seconds */
 #define AB_INTERLEAVE_MIN 0.001
 #define AB_INTERLEAVE_MAX 3600.0
@@ -59,6 +61,8 @@ struct ab_options {
 	const char *value_b;
 	double interleave_s;		/* > 0: slices this long, not whole runs */
 	double max_flip_s;		/* --interleave: a slower flip drops its slice */
+	double settle_s;		/* --interleave: not counted after each flip */
+	double start_timeout_s;		/* --interleave: the first rate line by then */
 	bool quiet;
 	char **cmd;			/* NULL-terminated, from argv */
 };

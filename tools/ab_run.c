@@ -498,6 +498,7 @@ int cmd_ab(int argc, char **argv)
 	interleaved = s.opts.interleave_s > 0;
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
+	s.opts.seed = seed;	/* the sign-flip test's random swaps too */
 	if (ab_schedule_init(&schedule, s.opts.order, seed)) {
 		vmpctl_error("ab: %s", strerror(ENOMEM));
 		ab_options_free(&s.opts);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 void il_init(struct interleave *il, double max_flip_s, size_t warmup)
 {
 	memset(il, 0, sizeof(*il));
@@ -62,6 +64,23 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 	return 0;
 }
 
+/* Into the slice, and into the half of it where the interval's middle is. */
+static void add_to_slice(const struct interleave *il, struct il_slice *s,
+			 const struct rate_interval *iv)
+{
+	s->count += iv->count;
+	s->time_s += iv->interval_s;
+	s->intervals++;
+	if (il->slice_s > 0) {
+		double counted_from = s->start + il->settle_s;
+		double middle = (counted_from + s->flip_started + il->slice_s) / 2;
+		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
+
+		s->half_count[half] += iv->count;
+		s->half_time_s[half] += iv->interval_s;
+	}
+}
+
 enum il_placed il_add_interval(struct interleave *il,
 			       const struct rate_interval *iv)
 {
@@ -90,9 +109,11 @@ enum il_placed il_add_interval(struct interleave *il,
 		il->intervals_straddling++;
 		return IL_STRADDLES;
 	}
-	il->slices[k].count += iv->count;
-	il->slices[k].time_s += iv->interval_s;
-	il->slices[k].intervals++;
+	if (begin < il->slices[k].start + il->settle_s) {
+		il->intervals_settling++;
+		return IL_SETTLING;
+	}
+	add_to_slice(il, &il->slices[k], iv);
 	return IL_IN_SLICE;
 }
 
@@ -266,6 +287,123 @@ static void count_sanity(const struct interleave *il,
 	}
 }
 
+/* Two-sided exact binomial test of k successes in n fair coin tosses. */
+static double fair_coin_p(size_t k, size_t n)
+{
+	double below, above;
+
+	if (!n)
+		return 1;
+	below = gsl_cdf_binomial_P((unsigned int)k, 0.5, (unsigned int)n);
+	above = k ? gsl_cdf_binomial_Q((unsigned int)k - 1, 0.5, (unsigned int)n) : 1;
+	return fmin(1, 2 * fmin(below, above));
+}
+
+static void count_balance(const struct interleave *il, size_t first,
+			  enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_balance *b = arg;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	if (il->slices[first].arm == AB_ARM_A)
+		b->pairs_ab++;
+	else
+		b->pairs_ba++;
+	for (size_t k = first; k < first + 2; k++) {
+		if (!il->slices[k].toggled)
+			continue;
+		if (il->slices[k].arm == AB_ARM_A)
+			b->a_after_flip++;
+		else
+			b->b_after_flip++;
+	}
+}
+
+void il_check_balance(const struct interleave *il, struct il_balance *b)
+{
+	memset(b, 0, sizeof(*b));
+	each_final_pair(il, count_balance, b);
+	b->order_p = fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
+	b->flip_p = fair_coin_p(b->a_after_flip, b->a_after_flip + b->b_after_flip);
+	b->balanced = b->order_p >= IL_BALANCE_ALPHA && b->flip_p >= IL_BALANCE_ALPHA;
+}
+
+static double half_rate(const struct il_slice *s, int half)
+{
+	return s->half_time_s[half] > 0 ? s->half_count[half] / s->half_time_s[half] : NAN;
+}
+
+/* Per pair with both halves of both slices: B - A in each half. */
+struct half_diffs {
+	double *first;
+	double *second;
+	size_t n;
+};
+
+static void take_halves(const struct interleave *il, size_t first,
+			enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct half_diffs *h = arg;
+	const struct il_slice *a, *b;
+	double d[2];
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	a = &il->slices[first];
+	b = &il->slices[first + 1];
+	if (a->arm != AB_ARM_A) {
+		a = b;
+		b = &il->slices[first];
+	}
+	for (int half = 0; half < 2; half++) {
+		d[half] = half_rate(b, half) - half_rate(a, half);
+		if (isnan(d[half]))
+			return;
+	}
+	h->first[h->n] = d[0];
+	h->second[h->n] = d[1];
+	h->n++;
+}
+
+static int check_carry_over(const struct interleave *il, double mean_a,
+			    unsigned long seed, struct il_carry_over *c)
+{
+	size_t room = il->n / 2 + 1;
+	struct half_diffs h = { malloc(room * sizeof(double)),
+				malloc(room * sizeof(double)), 0 };
+	double *change = malloc(room * sizeof(double));
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!h.first || !h.second || !change) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (il->slice_s > 0)
+		each_final_pair(il, take_halves, &h);
+	if (h.n < 2)
+		goto out;
+	for (size_t i = 0; i < h.n; i++) {
+		h.first[i] *= 100 / mean_a;
+		h.second[i] *= 100 / mean_a;
+		change[i] = h.first[i] - h.second[i];
+		c->first_pct += h.first[i] / (double)h.n;
+		c->second_pct += h.second[i] / (double)h.n;
+	}
+	err = stats_signflip(change, h.n, seed, &c->test);
+	if (err)
+		goto out;
+	c->checked = true;
+	c->pairs = h.n;
+	c->found = c->test.p < STATS_ALPHA;
+out:
+	free(h.first);
+	free(h.second);
+	free(change);
+	return err;
+}
+
 static void add_kept_time(const struct interleave *il, size_t first,
 			  enum il_fate f0, enum il_fate f1, void *arg)
 {
@@ -292,8 +430,18 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 	}
 	il_count_pairs(il, &r->pairs);
 	n = il_kept_pairs(il, a, b);
+	il_check_balance(il, &r->balance);
 	if (n >= 2) {
 		err = stats_compare_paired(a, b, n, &r->cmp);
+		if (err)
+			goto out;
+		/* b[] becomes the pairs' differences in percent of mean A */
+		for (size_t i = 0; i < n; i++)
+			b[i] = 100 * (b[i] - a[i]) / r->cmp.a.mean;
+		err = stats_signflip(b, n, opts->seed, &r->test);
+		if (!err)
+			err = check_carry_over(il, r->cmp.a.mean, opts->seed,
+					       &r->carry);
 		if (err)
 			goto out;
 		r->compared = true;

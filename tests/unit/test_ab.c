@@ -140,8 +140,20 @@ static void test_parse_interleave(void **state)
 {
 	const char *plain[] = { "ab", "--interleave", "0.5", "--", "w", NULL };
 	const char *given[] = { "ab", "--interleave", "2", "--max-flip", "0.1",
-				"-o", "abba", "-N", "faults", "-H", "--a", "1",
-				"--b", "1", "--", "w", NULL };
+				"-o", "random", "-N", "faults", "-H", "--a", "1",
+				"--b", "1", "--settle", "0.5", "--start-timeout",
+				"30", "--", "w", NULL };
+	const char *abba[] = { "ab", "--interleave", "2", "-o", "abba", "--",
+			       "w", NULL };
+	const char *no_flip[] = { "ab", "--interleave", "2", "--max-flip", "0",
+				  "--", "w", NULL };
+	const char *settle_all[] = { "ab", "--interleave", "2", "--settle", "2",
+				     "--", "w", NULL };
+	const char *no_start[] = { "ab", "--interleave", "2", "--start-timeout",
+				   "0", "--", "w", NULL };
+	const char *settle_whole[] = { "ab", "--settle", "1", "--", "w", NULL };
+	const char *timeout_whole[] = { "ab", "--start-timeout", "1", "--", "w",
+					NULL };
 	const char *with_metric[] = { "ab", "--interleave", "1", "-M", "x",
 				      "--", "w", NULL };
 	const char *flip_alone[] = { "ab", "--max-flip", "0.1", "--", "w",
@@ -158,14 +170,18 @@ static void test_parse_interleave(void **state)
 	/* random pairs, a quarter of the slice for a flip, the rate */
 	assert_int_equal(o.order, AB_ORDER_RANDOM);
 	assert_true(o.max_flip_s == 0.125);
+	assert_true(o.settle_s == 0);
+	assert_true(o.start_timeout_s == AB_START_TIMEOUT_DEFAULT);
 	assert_string_equal(o.metric_name, "rate");
 	assert_false(o.higher_is_better);
 	ab_options_free(&o);
 
 	/* -H needs no --metric here; A = B is an A/A run */
 	assert_int_equal(parse(&o, given), PARSE_RUN);
-	assert_int_equal(o.order, AB_ORDER_ABBA);
+	assert_int_equal(o.order, AB_ORDER_RANDOM);
 	assert_true(o.max_flip_s == 0.1);
+	assert_true(o.settle_s == 0.5);
+	assert_true(o.start_timeout_s == 30);
 	assert_string_equal(o.metric_name, "faults");
 	assert_true(o.higher_is_better);
 	assert_string_equal(o.value_a, o.value_b);
@@ -176,6 +192,14 @@ static void test_parse_interleave(void **state)
 	assert_int_equal(parse(&o, zero), PARSE_USAGE);
 	assert_int_equal(parse(&o, huge), PARSE_USAGE);
 	assert_int_equal(parse(&o, same_whole), PARSE_USAGE);
+	/* abba's period of four slices aliases periodic load into B - A */
+	assert_int_equal(parse(&o, abba), PARSE_USAGE);
+	/* no flip is that fast: every pair would be dropped, forever */
+	assert_int_equal(parse(&o, no_flip), PARSE_USAGE);
+	assert_int_equal(parse(&o, settle_all), PARSE_USAGE);
+	assert_int_equal(parse(&o, no_start), PARSE_USAGE);
+	assert_int_equal(parse(&o, settle_whole), PARSE_USAGE);
+	assert_int_equal(parse(&o, timeout_whole), PARSE_USAGE);
 }
 
 static void test_schedule_abba(void **state)
@@ -667,16 +691,36 @@ static void test_cmd_ab_switch(void **state)
  * statistics have no noise to be fooled by. The knob is read at the
  * start of each interval; an interval whose read came late (after a
  * quarter of it) is left out, as it may have seen the next slice's value.
- * With fail_after_s, exits 3 then; else after a minute.
+ * With fail_after_s, exits 3 then; else after a minute. Its variants:
  */
-static int rate_workload(const char *knob, double fail_after_s)
-{
-	const double step = 1.0 / 64;
-	double start = monotonic_s(), g = ceil(start / step) * step;
+enum workload_kind {
+	WORKLOAD_KNOB_RATE,
+	/* the knob's value does nothing, but for 0.1 s after it changed the rate is 20% lower */
+	WORKLOAD_FLIP_DISTURBED,
+	/* t on CLOCK_REALTIME: the epoch, not the monotonic clock */
+	WORKLOAD_WALL_CLOCK,
+	/* one line per 1/8 s */
+	WORKLOAD_SLOW_REPORT,
+};
 
+static int rate_workload(const char *knob, double fail_after_s,
+			 enum workload_kind kind)
+{
+	const double step = kind == WORKLOAD_SLOW_REPORT ? 1.0 / 8 : 1.0 / 64;
+	double start = monotonic_s(), g = ceil(start / step) * step;
+	double disturbed_until = 0, t_offset = 0;
+	char last[32] = "";
+
+	if (kind == WORKLOAD_WALL_CLOCK) {
+		struct timespec wall;
+
+		clock_gettime(CLOCK_REALTIME, &wall);
+		t_offset = (double)wall.tv_sec + 1e-9 * (double)wall.tv_nsec - start;
+	}
 	while (g - start < (fail_after_s > 0 ? fail_after_s : 60)) {
 		char value[32] = "", line[RATE_LINE_MAX];
 		struct timespec at;
+		double count;
 		FILE *f;
 		int len;
 
@@ -689,15 +733,22 @@ static int rate_workload(const char *knob, double fail_after_s)
 				value[0] = '\0';
 			fclose(f);
 		}
+		if (last[0] && strcmp(value, last) != 0)
+			disturbed_until = g + 0.1;
+		snprintf(last, sizeof(last), "%s", value);
 		g += step;
 		if (monotonic_s() > g - 0.75 * step)
 			continue;
+		if (kind == WORKLOAD_FLIP_DISTURBED)
+			count = g <= disturbed_until ? 12500.0 : 15625.0;
+		else
+			count = strcmp(value, "on\n") == 0 ? 15625.0 : 17187.5;
 		at.tv_sec = (time_t)g;
 		at.tv_nsec = (long)((g - (double)at.tv_sec) * 1e9);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		len = snprintf(line, sizeof(line),
 			       "{\"t\":%.6f,\"interval_s\":%.6f,\"count\":%.1f}\n",
-			       g, step, strcmp(value, "on\n") == 0 ? 15625.0 : 17187.5);
+			       g + t_offset, step, count * step * 64);
 		if (write(STDOUT_FILENO, line, (size_t)len) != len)
 			return 2;
 	}
@@ -817,17 +868,62 @@ static void test_cmd_ab_interleave_failures(void **state)
 	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "off",
 				  "--interleave", "0.1", "-n", "50", "-q", NULL };
 	const char *not_rate[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
-				   "off", "--interleave", "0.1", "-q", "--",
-				   "sleep", "60", NULL };
+				   "off", "--interleave", "0.1", "-q",
+				   "--start-timeout", "2", "--", "sleep", "60",
+				   NULL };
 	double start;
 
 	assert_int_equal(run_interleaved(s, options, "rate-workload-fails"), 1);
 	assert_string_equal(slurp(s->knob), "up\n");
-	/* given up after 10 s (and 4 slices), not after the command's 60 */
+	/* given up after --start-timeout, not after the command's 60 s */
 	start = monotonic_s();
 	assert_int_equal(run_ab(not_rate, s->out), 1);
-	assert_true(monotonic_s() - start < 20);
+	assert_true(monotonic_s() - start < 5);
 	assert_string_equal(slurp(s->knob), "up\n");
+	/* epoch stamps, and a report interval longer than half a slice */
+	start = monotonic_s();
+	assert_int_equal(run_interleaved(s, options, "rate-wall-clock"), 1);
+	assert_int_equal(run_interleaved(s, options, "rate-slow-report"), 1);
+	assert_true(monotonic_s() - start < 10);
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
+/*
+ * The arms do the same, every change of the knob disturbs the workload
+ * alike, but flips toward B take longer than --max-flip: only pairs whose
+ * B slice began without a change of the knob are kept (all BA), so every
+ * kept A slice is disturbed and none of B. No verdict, exit 1; slices
+ * long enough (--settle past the disturbance) and a --max-flip above both
+ * flips' times give the honest "~".
+ */
+static void test_cmd_ab_interleave_unbalanced(void **state)
+{
+	struct scratch *s = *state;
+	char cmd[512];
+	const char *options[] = { "--switch", cmd, "--a", "on", "--b", "off",
+				  "--interleave", "0.4", "--max-flip", "0.1",
+				  "-w", "0", "-n", "8", "-T", "30", "-q", "--json",
+				  NULL };
+	const char *settled[] = { "--switch", cmd, "--a", "on", "--b", "off",
+				  "--interleave", "0.4", "--max-flip", "0.3",
+				  "--settle", "0.125", "-w", "0", "-n", "8",
+				  "-q", "--json", NULL };
+	const char *json;
+
+	snprintf(cmd, sizeof(cmd),
+		 "f() { [ \"$1\" = on ] || sleep 0.15; echo \"$1\" > %s; }; f",
+		 s->knob);
+	assert_int_equal(run_interleaved(s, options, "rate-flip-disturbed"), 1);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"balanced\":false"));
+	assert_non_null(strstr(json, "\"verdict\":\"no verdict\""));
+	assert_non_null(strstr(json, "\"pairs_ab\":0,"));
+	assert_string_equal(slurp(s->knob), "on\n");
+
+	assert_int_equal(run_interleaved(s, settled, "rate-flip-disturbed"), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"balanced\":true"));
+	assert_non_null(strstr(json, "\"verdict\":\"~\""));
 }
 
 int main(int argc, char **argv)
@@ -861,13 +957,21 @@ int main(int argc, char **argv)
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_failures,
 						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_unbalanced,
+						scratch_setup, scratch_teardown),
 	};
 	ssize_t n;
 
 	if (argc == 3 && strcmp(argv[1], "rate-workload") == 0)
-		return rate_workload(argv[2], 0);
+		return rate_workload(argv[2], 0, WORKLOAD_KNOB_RATE);
 	if (argc == 3 && strcmp(argv[1], "rate-workload-fails") == 0)
-		return rate_workload(argv[2], 0.5);
+		return rate_workload(argv[2], 0.5, WORKLOAD_KNOB_RATE);
+	if (argc == 3 && strcmp(argv[1], "rate-flip-disturbed") == 0)
+		return rate_workload(argv[2], 0, WORKLOAD_FLIP_DISTURBED);
+	if (argc == 3 && strcmp(argv[1], "rate-wall-clock") == 0)
+		return rate_workload(argv[2], 0, WORKLOAD_WALL_CLOCK);
+	if (argc == 3 && strcmp(argv[1], "rate-slow-report") == 0)
+		return rate_workload(argv[2], 0, WORKLOAD_SLOW_REPORT);
 	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 	if (n <= 0)
 		return 1;
