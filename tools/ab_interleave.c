@@ -29,6 +29,12 @@
  * before the run began) is on another clock: the wall clock's epoch, say.
  */
 #define IL_CLOCK_SLACK_S 5.0
+/*
+ * Report intervals longer than half the counted slice this many times in
+ * a row: the command's report interval is too long for the slices (one
+ * such interval is a reporter that woke late on a busy machine).
+ */
+#define IL_LONG_INTERVALS_MAX 4
 
 struct il_run {
 	struct ab_session *s;
@@ -46,6 +52,7 @@ struct il_run {
 	int error;		/* a flip failed (printed) */
 	bool no_lines;		/* the command prints no rate lines */
 	bool lines_refused;	/* rate lines ab cannot use (printed) */
+	size_t long_intervals;	/* in a row, longer than half a slice */
 	bool precision_reached;
 	bool out_of_time;
 };
@@ -66,7 +73,8 @@ static bool usable_line(struct il_run *run, const struct rate_interval *iv)
 			     o->cmd[0], iv->t, now);
 		return false;
 	}
-	if (2 * iv->interval_s > counted) {
+	run->long_intervals = 2 * iv->interval_s > counted ? run->long_intervals + 1 : 0;
+	if (run->long_intervals >= IL_LONG_INTERVALS_MAX) {
 		vmpctl_error("ab: %s reports every %g s: a slice (--interleave %g, less --settle %g) must hold at least two report intervals; lengthen the slices or shorten the report interval",
 			     o->cmd[0], iv->interval_s, o->interleave_s, o->settle_s);
 		return false;

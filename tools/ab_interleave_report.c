@@ -112,12 +112,13 @@ static void print_balance(FILE *out, const struct il_report *r)
 {
 	const struct il_balance *b = &r->balance;
 
-	fprintf(out, "balance: kept pairs AB:BA %zu:%zu (p %.3g); slices right after a flip that changed the knob: A %zu, B %zu (p %.3g)\n",
+	fprintf(out, "balance: kept pairs AB:BA %zu:%zu (p %.3g); slices right after a flip that changed the knob: A %zu, B %zu (p %.3g); flips over --max-flip: to A %zu of %zu, to B %zu of %zu\n",
 		b->pairs_ab, b->pairs_ba, b->order_p, b->a_after_flip,
-		b->b_after_flip, b->flip_p);
+		b->b_after_flip, b->flip_p, b->slow_to_a, b->flips_to_a,
+		b->slow_to_b, b->flips_to_b);
 	if (!b->balanced)
-		fprintf(out, "NO VERDICT: the kept pairs are unbalanced (p below %g): what dropped pairs depended on the arm (flips toward one arm slower than --max-flip %.3g ms?), so B vs A carries the flips' own effect; raise --max-flip above both directions' flip times\n",
-			IL_BALANCE_ALPHA, 1e3 * r->il->max_flip_s);
+		fprintf(out, "NO VERDICT: the kept pairs are unbalanced: which pairs were dropped depended on the arm (flips toward one arm slower than --max-flip %.3g ms), so B vs A would carry the flips' own effect; raise --max-flip above both directions' flip times\n",
+			1e3 * r->il->max_flip_s);
 }
 
 static void print_carry_over(FILE *out, const struct il_report *r)
@@ -305,6 +306,10 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "a_after_flip", json_count(r->balance.a_after_flip));
 	json_put(obj, "b_after_flip", json_count(r->balance.b_after_flip));
 	json_put(obj, "flip_p", json_real_or_null(r->balance.flip_p));
+	json_put(obj, "flips_to_a", json_count(r->balance.flips_to_a));
+	json_put(obj, "slow_to_a", json_count(r->balance.slow_to_a));
+	json_put(obj, "flips_to_b", json_count(r->balance.flips_to_b));
+	json_put(obj, "slow_to_b", json_count(r->balance.slow_to_b));
 	json_put(obj, "balanced", json_boolean(r->balance.balanced));
 	json_put(doc, "balance", obj);
 	obj = json_object();
@@ -438,9 +443,11 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		break;
 	}
 	if (!r.balance.balanced) {
-		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
+		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
 			     r.balance.pairs_ab, r.balance.pairs_ba,
-			     r.balance.a_after_flip, r.balance.b_after_flip);
+			     r.balance.a_after_flip, r.balance.b_after_flip,
+			     r.balance.slow_to_a, r.balance.flips_to_a,
+			     r.balance.slow_to_b, r.balance.flips_to_b);
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;

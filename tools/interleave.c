@@ -320,13 +320,43 @@ static void count_balance(const struct interleave *il, size_t first,
 	}
 }
 
+static void count_slow_flips(const struct interleave *il, size_t first,
+			     enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_balance *b = arg;
+	enum il_fate fates[2] = { f0, f1 };
+
+	for (size_t k = first; k < first + 2; k++) {
+		bool slow = fates[k - first] == IL_FLIP_TOO_LONG;
+
+		if (!il->slices[k].toggled)
+			continue;
+		if (il->slices[k].arm == AB_ARM_A) {
+			b->flips_to_a++;
+			b->slow_to_a += slow;
+		} else {
+			b->flips_to_b++;
+			b->slow_to_b += slow;
+		}
+	}
+}
+
+static double share(size_t part, size_t whole)
+{
+	return whole ? (double)part / (double)whole : 0;
+}
+
 void il_check_balance(const struct interleave *il, struct il_balance *b)
 {
 	memset(b, 0, sizeof(*b));
 	each_final_pair(il, count_balance, b);
+	each_final_pair(il, count_slow_flips, b);
+	b->drop_skew = fabs(share(b->slow_to_a, b->flips_to_a) -
+			    share(b->slow_to_b, b->flips_to_b));
 	b->order_p = fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
 	b->flip_p = fair_coin_p(b->a_after_flip, b->a_after_flip + b->b_after_flip);
-	b->balanced = b->order_p >= IL_BALANCE_ALPHA && b->flip_p >= IL_BALANCE_ALPHA;
+	b->balanced = b->order_p >= IL_BALANCE_ALPHA &&
+		b->flip_p >= IL_BALANCE_ALPHA && b->drop_skew <= IL_DROP_SKEW_MAX;
 }
 
 static double half_rate(const struct il_slice *s, int half)

@@ -162,9 +162,13 @@ size_t il_kept_pairs(const struct interleave *il, double *a, double *b);
 /*
  * Whether the kept pairs are balanced: the order of arms and which arm
  * follows a flip that changed the knob are as even as a fair coin makes
- * them (two-sided binomial p at or above IL_BALANCE_ALPHA each).
+ * them (two-sided binomial p at or above IL_BALANCE_ALPHA each), and the
+ * flip-time rule dropped about as large a share of the flips toward A as
+ * of those toward B (the shares differ by at most IL_DROP_SKEW_MAX): with
+ * few pairs a coin may look fair by chance, a skewed drop rule does not.
  */
 #define IL_BALANCE_ALPHA 0.01
+#define IL_DROP_SKEW_MAX 0.25
 
 struct il_balance {
 	size_t pairs_ab;
@@ -173,6 +177,12 @@ struct il_balance {
 	size_t b_after_flip;
 	double order_p;
 	double flip_p;
+	/* final paired slices whose flip toggled, and those over --max-flip */
+	size_t flips_to_a;
+	size_t flips_to_b;
+	size_t slow_to_a;
+	size_t slow_to_b;
+	double drop_skew;	/* |slow_to_a / flips_to_a - slow_to_b / flips_to_b| */
 	bool balanced;
 };
 
