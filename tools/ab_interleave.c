@@ -281,7 +281,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	struct child_spec spec = { .argv = s->opts.cmd,
 				   .capture_max = IL_CAPTURE_MAX,
 				   .on_output = on_output, .on_wake = on_wake,
-				   .ctx = &run };
+				   .ctx = &run, .own_group = true };
 	struct child_result res;
 	int err;
 

@@ -91,7 +91,7 @@ static int run_switch(struct ab_session *s, const char *value,
 	char *argv[] = { "/bin/sh", "-c", script, "vmpctl-ab", (char *)value,
 			 NULL };
 	struct child_spec spec = { .argv = argv, .capture_max = 65536,
-				   .despite_stop = back_to_a };
+				   .despite_stop = back_to_a, .own_group = true };
 	struct child_result res;
 	char why[96];
 	int err;
@@ -243,7 +243,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		   const char *what, size_t index, size_t total)
 {
 	struct child_spec spec = { .argv = s->opts.cmd,
-				   .capture_max = AB_OUTPUT_MAX };
+				   .capture_max = AB_OUTPUT_MAX, .own_group = true };
 	struct ab_counters before, after;
 	struct child_result res;
 	char why[96];

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -926,6 +927,56 @@ static void test_cmd_ab_interleave_unbalanced(void **state)
 	assert_non_null(strstr(json, "\"verdict\":\"~\""));
 }
 
+/* Whether process pid is gone (or a zombie) within 3 s. */
+static bool process_gone(pid_t pid)
+{
+	for (int i = 0; i < 300; i++) {
+		char path[64], state = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			return true;
+		if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+			state = 0;
+		fclose(f);
+		if (state == 'Z')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * The command's own children end with it: ab signals the command's
+ * process group, not only the shell it started.
+ */
+static void test_cmd_ab_interleave_ends_the_group(void **state)
+{
+	struct scratch *s = *state;
+	char script[PATH_MAX * 3];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "off", "--interleave", "0.2", "-n", "2", "-q",
+			       "--", "sh", "-c", script, NULL };
+	long grandchild = 0;
+	FILE *f;
+
+	snprintf(script, sizeof(script),
+		 "sleep 60 & echo $! > %s; exec %s rate-workload %s",
+		 s->log, self_exe, s->knob);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	f = fopen(s->log, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &grandchild), 1);
+	fclose(f);
+	assert_true(grandchild > 0);
+	if (!process_gone((pid_t)grandchild)) {
+		kill((pid_t)grandchild, SIGKILL);
+		fail_msg("the command's child %ld outlived ab", grandchild);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -958,6 +1009,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_failures,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_unbalanced,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_ends_the_group,
 						scratch_setup, scratch_teardown),
 	};
 	ssize_t n;
