@@ -29,7 +29,9 @@ static void ab_usage(FILE *out)
 		"  -M, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
 		"                            match, or the match (default: wall time)\n"
 		"  -N, --metric-name NAME    the metric's label (default: metric)\n"
-		"  -H, --higher-is-better    the metric's direction (times: lower is better)\n"
+		"  -H, --higher-is-better    the metric's direction (times: lower is better;\n"
+		"                            rates with --interleave: higher)\n"
+		"      --lower-is-better     the other way\n"
 		"      --target X%%           runs per arm needed to detect X%%\n"
 		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
 		"                            half-width is below X%%\n"
@@ -84,7 +86,7 @@ static int check_value(const char *opt, const char *value)
 }
 
 enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
-       OPT_SETTLE, OPT_START_TIMEOUT };
+       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -96,6 +98,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "metric", required_argument, NULL, 'M' },
 		{ "metric-name", required_argument, NULL, 'N' },
 		{ "higher-is-better", no_argument, NULL, 'H' },
+		{ "lower-is-better", no_argument, NULL, OPT_LOWER },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "until-precision", required_argument, NULL, 'p' },
 		{ "max-time", required_argument, NULL, 'T' },
@@ -113,7 +116,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool order_given = false;
+	bool order_given = false, direction_given = false;
 	uint64_t number;
 	int c, err;
 
@@ -167,7 +170,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->metric_name = optarg;
 			break;
 		case 'H':
-			opts->higher_is_better = true;
+		case OPT_LOWER:
+			if (direction_given && opts->higher_is_better != (c == 'H')) {
+				vmpctl_error("ab: --higher-is-better and --lower-is-better: one direction, please");
+				return PARSE_USAGE;
+			}
+			opts->higher_is_better = c == 'H';
+			direction_given = true;
 			break;
 		case OPT_TARGET:
 			if (arg_percent("ab", "--target", optarg, &opts->target_pct))
@@ -302,6 +311,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->settle_s = 0;
 		if (opts->start_timeout_s < 0)
 			opts->start_timeout_s = AB_START_TIMEOUT_DEFAULT;
+		/* a rate: more work done per second is better */
+		if (!direction_given)
+			opts->higher_is_better = true;
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;

@@ -136,8 +136,9 @@ struct ab_metric_report {
 	const char *name;
 	bool higher_is_better;
 	struct stats_comparison cmp;
-	double welch_p_holm;	/* Welch's p, Holm-adjusted across the metrics */
-	bool significant;	/* welch_p_holm < STATS_ALPHA */
+	double welch_p_holm;	/* Welch's p, Holm-adjusted across the named
+				   metrics; NaN for the auxiliary times */
+	bool significant;	/* welch_p_holm (auxiliary: welch_p) < STATS_ALPHA */
 	size_t runs_needed;	/* for --target; 0 when not asked */
 };
 
@@ -148,6 +149,7 @@ struct ab_report {
 	const struct ab_run *runs;
 	size_t n_runs;
 	size_t n_metrics;
+	size_t n_named;		/* metrics[0..n_named): Holm's family */
 	struct ab_metric_report metrics[4];	/* [0] is the primary */
 	unsigned int runs_without_reclaim;
 	unsigned int b_runs_not_skipped;

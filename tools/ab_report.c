@@ -110,17 +110,27 @@ static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
 	return 0;
 }
 
-/* Holm's correction over the metrics' Welch p-values: the verdicts. */
+/*
+ * Holm's correction over the Welch p-values of the metrics the user
+ * named (--metric, else wall time): the verdicts. The auxiliary times
+ * beside them are judged by their own p and do not weaken the verdict
+ * asked for.
+ */
 static void holm_across_metrics(struct ab_report *report)
 {
 	double p[4], adjusted[4];
 
-	for (size_t i = 0; i < report->n_metrics; i++)
+	/* one metric can be named: --metric's, else wall time (metrics[0]) */
+	report->n_named = 1;
+	for (size_t i = 0; i < report->n_named; i++)
 		p[i] = report->metrics[i].cmp.welch_p;
-	stats_holm(p, report->n_metrics, adjusted);
+	stats_holm(p, report->n_named, adjusted);
 	for (size_t i = 0; i < report->n_metrics; i++) {
-		report->metrics[i].welch_p_holm = adjusted[i];
-		report->metrics[i].significant = adjusted[i] < STATS_ALPHA;
+		struct ab_metric_report *m = &report->metrics[i];
+
+		m->welch_p_holm = i < report->n_named ? adjusted[i] : NAN;
+		m->significant = (i < report->n_named ? adjusted[i] :
+				  m->cmp.welch_p) < STATS_ALPHA;
 	}
 }
 
@@ -230,7 +240,7 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 		snprintf(cells[2], sizeof(cells[2]), "unbounded");
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->welch_p);
-	snprintf(cells[5], sizeof(cells[5]), "%.3g", m->welch_p_holm);
+	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->welch_p_holm);
 	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
 	snprintf(cells[7], sizeof(cells[7]), "%s", ab_verdict(m));
@@ -294,9 +304,10 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	table_free(&t);
 	fprintf(out, "\nB vs A: (mean B - mean A) / mean A; 95%% CI: Fieller's interval for mean B / mean A\n"
 		"(Welch df), as a difference; *marked* when Welch's p, Holm-adjusted across the %zu\n"
-		"metrics (Holm p), is below 0.05; U p: Mann-Whitney (~: normal approximation);\n"
-		"MDE: the smallest difference these runs detect with power 0.8.\n",
-		r->n_metrics);
+		"metric(s) named (Holm p; the other times are auxiliary, judged by their own p),\n"
+		"is below 0.05; U p: Mann-Whitney (~: normal approximation); MDE: the smallest\n"
+		"difference these runs detect with power 0.8.\n",
+		r->n_named);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
 			r->precision_reached ? "reached" :
@@ -382,7 +393,7 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	json_put(doc, "ci_method", json_text("fieller"));
 	family = json_object();
 	json_put(family, "method", json_text("holm"));
-	json_put(family, "metrics", json_count(r->n_metrics));
+	json_put(family, "metrics", json_count(r->n_named));
 	json_put(family, "alpha", json_real(STATS_ALPHA));
 	json_put(doc, "multiple_comparisons", family);
 	list = json_array();
