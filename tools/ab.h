@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "stats.h"
+#include "stats_paired.h"
 
 #define AB_RUNS_DEFAULT 10
 #define AB_WARMUP_DEFAULT 1
@@ -135,10 +136,17 @@ struct ab_metric_report {
 	enum ab_metric_id id;
 	const char *name;
 	bool higher_is_better;
-	struct stats_comparison cmp;
-	double welch_p_holm;	/* Welch's p, Holm-adjusted across the named
+	struct stats_comparison cmp;	/* unpaired: the arms as two samples */
+	/*
+	 * The design's analysis: each block's A and B run as a pair (a drift
+	 * between blocks cancels); with at least 2 blocks.
+	 */
+	bool paired;
+	struct stats_paired blocks;
+	double welch_p_holm;	/* the design's p (blocks' paired t, else
+				   Welch's), Holm-adjusted across the named
 				   metrics; NaN for the auxiliary times */
-	bool significant;	/* welch_p_holm (auxiliary: welch_p) < STATS_ALPHA */
+	bool significant;	/* that (auxiliary: its own p) < STATS_ALPHA */
 	size_t runs_needed;	/* for --target; 0 when not asked */
 };
 

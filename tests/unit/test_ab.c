@@ -447,7 +447,9 @@ static void test_verdict_uses_holm(void **state)
 	assert_int_equal(ab_build_report(&o, runs, 12, &r), 0);
 	assert_int_equal(r.n_metrics, 4);
 	assert_true(r.metrics[0].cmp.welch_p < 0.05);
-	assert_true(r.metrics[0].welch_p_holm == r.metrics[0].cmp.welch_p);
+	/* one block's A and B are paired: the design's p is the paired t's */
+	assert_true(r.metrics[0].paired);
+	assert_true(r.metrics[0].welch_p_holm == r.metrics[0].blocks.p);
 	assert_true(r.metrics[0].significant);
 	assert_string_equal(ab_verdict(&r.metrics[0]), "B worse");
 	/* the times are alike: their own p, no family, nothing marked */
@@ -455,6 +457,44 @@ static void test_verdict_uses_holm(void **state)
 		assert_true(isnan(r.metrics[i].welch_p_holm));
 		assert_false(r.metrics[i].significant);
 	}
+	ab_options_free(&o);
+}
+
+/*
+ * Whole runs in ABBA blocks on a machine whose level wanders by +-30%
+ * from block to block while B is 2% slower within each: the unpaired
+ * test sees only the wandering, the design's pairs see the 2%.
+ */
+static void test_blocks_pair_the_runs(void **state)
+{
+	const char *argv[] = { "ab", "-M", "v=([0-9.]+)", "--", "true", NULL };
+	struct ab_run runs[20];
+	struct ab_report r;
+	struct ab_options o;
+	const struct ab_metric_report *m = &r.metrics[0];
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++) {
+		double level = 100 * (1 + 0.3 * sin(1.7 * (double)i));
+		double wobble = 0.1 * (double)(i % 3);
+		bool b_first = i % 2 == 1;
+
+		runs[2 * i] = (struct ab_run){ .arm = b_first ? AB_ARM_B : AB_ARM_A,
+			.wall_s = 1, .user_s = 1, .sys_s = 1 };
+		runs[2 * i + 1] = runs[2 * i];
+		runs[2 * i + 1].arm = b_first ? AB_ARM_A : AB_ARM_B;
+		runs[2 * i + (b_first ? 1 : 0)].metric = level;
+		runs[2 * i + (b_first ? 0 : 1)].metric = 1.02 * level + wobble;
+	}
+	assert_int_equal(parse(&o, argv), PARSE_RUN);
+	assert_int_equal(ab_build_report(&o, runs, 20, &r), 0);
+	assert_true(m->paired);
+	assert_int_equal(m->blocks.n, 10);
+	assert_true(m->cmp.welch_p > 0.5);
+	assert_true(m->blocks.p < 1e-6);
+	assert_true(m->blocks.mde_pct < m->cmp.mde_pct / 10);
+	assert_true(m->significant);
+	assert_string_equal(ab_verdict(m), "B worse");
 	ab_options_free(&o);
 }
 
@@ -919,9 +959,9 @@ static void test_cmd_ab_interleave_unbalanced(void **state)
 				  "-w", "0", "-n", "8", "-T", "30", "-q", "--json",
 				  NULL };
 	const char *settled[] = { "--switch", cmd, "--a", "on", "--b", "off",
-				  "--interleave", "0.4", "--max-flip", "0.3",
+				  "--interleave", "0.4", "--max-flip", "1",
 				  "--settle", "0.125", "-w", "0", "-n", "8",
-				  "-q", "--json", NULL };
+				  "--seed", "1", "-q", "--json", NULL };
 	const char *json;
 
 	snprintf(cmd, sizeof(cmd),
@@ -1004,6 +1044,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_warnings),
 		cmocka_unit_test(test_build_report),
 		cmocka_unit_test(test_verdict_uses_holm),
+		cmocka_unit_test(test_blocks_pair_the_runs),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_order_and_restore,
 						scratch_setup, scratch_teardown),
