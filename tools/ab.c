@@ -55,6 +55,8 @@ static void ab_usage(FILE *out)
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
+		"      --save FILE           every run (slice pair) as a JSON line the\n"
+		"                            moment it is measured, then the report\n"
 		"  -h, --help                this text\n"
 		"\n"
 		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
@@ -86,7 +88,7 @@ static int check_value(const char *opt, const char *value)
 }
 
 enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
-       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER };
+       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -113,6 +115,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -249,6 +252,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			break;
 		case 'q':
 			opts->quiet = true;
+			break;
+		case OPT_SAVE:
+			opts->save_path = optarg;
 			break;
 		case 'h':
 			ab_usage(stdout);

@@ -65,6 +65,7 @@ struct ab_options {
 	double settle_s;		/* --interleave: not counted after each flip */
 	double start_timeout_s;		/* --interleave: the first rate line by then */
 	bool quiet;
+	const char *save_path;		/* --save: JSON lines as they come */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 

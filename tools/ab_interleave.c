@@ -179,6 +179,8 @@ static void show_pairs(struct il_run *run)
 		if (fx == IL_OPEN || fy == IL_OPEN)
 			return;
 		run->pairs_shown++;
+		ab_save_slice(run->s, k);
+		ab_save_slice(run->s, k + 1);
 		if (run->s->opts.quiet)
 			continue;
 		x = &il->slices[k];

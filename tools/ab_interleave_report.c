@@ -263,6 +263,19 @@ static json_t *json_slice(const struct interleave *il, size_t k, double zero)
 	return o;
 }
 
+void ab_save_slice(struct ab_session *s, size_t index)
+{
+	json_t *line;
+
+	if (!s->save)
+		return;
+	line = json_slice(&s->il, index, s->il.slices[0].flip_started);
+	json_put(line, "type", json_text("slice"));
+	json_put(line, "index", json_count(index));
+	json_print_line(s->save, line);
+	fflush(s->save);
+}
+
 int il_print_json(FILE *out, const struct il_report *r)
 {
 	const struct ab_options *o = r->opts;
@@ -427,6 +440,10 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 	r.out_of_time = s->il_end.out_of_time;
 	r.precision_reached = s->il_end.precision_reached;
 	r.command_ended = s->il_end.command_ended;
+	if (s->save) {
+		il_print_json(s->save, &r);
+		fflush(s->save);
+	}
 	switch (s->opts.format) {
 	case AB_FORMAT_TABLE:
 		il_print_table(stdout, &r);

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "fileio.h"
+#include "json.h"
 #include "knob.h"
 #include "knobfile.h"
 #include "output.h"
@@ -291,6 +292,30 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	return err;
 }
 
+/* --save: the run as a JSON line, the moment it is measured. */
+static void save_run(struct ab_session *s, const struct ab_run *run)
+{
+	json_t *line;
+
+	if (!s->save)
+		return;
+	line = json_object();
+	json_put(line, "type", json_text("run"));
+	json_put(line, "index", json_count(s->n_runs - 1));
+	json_put(line, "block", json_count((s->n_runs - 1) / 2));
+	json_put(line, "arm", json_text(ab_arm_name(run->arm)));
+	json_put(line, "metric", json_real_or_null(run->metric));
+	json_put(line, "wall_s", json_real_or_null(run->wall_s));
+	json_put(line, "user_s", json_real_or_null(run->user_s));
+	json_put(line, "sys_s", json_real_or_null(run->sys_s));
+	json_put(line, "knob_write_s", json_real_or_null(run->knob_write_s));
+	json_put(line, "toggled", json_boolean(run->knob_toggled));
+	json_put(line, "pgscan", run->have_reclaim ? json_count(run->pgscan) : json_null());
+	json_put(line, "skipped", run->have_skipped ? json_count(run->skipped) : json_null());
+	json_print_line(s->save, line);
+	fflush(s->save);
+}
+
 static int add_run(struct ab_session *s, const struct ab_run *run)
 {
 	if (s->n_runs == s->runs_allocated) {
@@ -303,6 +328,7 @@ static int add_run(struct ab_session *s, const struct ab_run *run)
 		s->runs_allocated = n;
 	}
 	s->runs[s->n_runs++] = *run;
+	save_run(s, run);
 	return 0;
 }
 
@@ -473,12 +499,31 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	report->elapsed_s = elapsed;
 	report->precision_reached = reached;
 	report->out_of_time = out_of_time;
+	if (s->save) {
+		ab_print_json(s->save, report);
+		fflush(s->save);
+	}
 	err = print_report(report);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;
+}
+
+/* Whether an A/B that ended early has enough for a report. */
+static bool measured_enough(const struct ab_session *s, bool interleaved)
+{
+	struct il_pair_counts pairs;
+	size_t per_arm[2] = { 0 };
+
+	if (interleaved) {
+		il_count_pairs(&s->il, &pairs);
+		return pairs.kept >= 2;
+	}
+	for (size_t i = 0; i < s->n_runs; i++)
+		per_arm[s->runs[i].arm]++;
+	return per_arm[AB_ARM_A] >= 2 && per_arm[AB_ARM_B] >= 2;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -507,6 +552,15 @@ int cmd_ab(int argc, char **argv)
 	rc = ab_open_knob(&s);
 	if (rc)
 		goto out;
+	if (s.opts.save_path) {
+		s.save = fopen(s.opts.save_path, "we");
+		if (!s.save) {
+			vmpctl_error("ab: --save: %s cannot be written: %s",
+				     s.opts.save_path, strerror(errno));
+			rc = EXIT_ENVIRONMENT;
+			goto out;
+		}
+	}
 	stop_signals_install();
 
 	err = interleaved ? ab_interleave_run(&s, &schedule) :
@@ -516,6 +570,15 @@ int cmd_ab(int argc, char **argv)
 		rc = EXIT_RESTORE_FAILED;
 	/* the knob is back: from here a signal may end vmpctl as usual */
 	stop_signals_restore();
+	if (err && measured_enough(&s, interleaved)) {
+		/* what was measured before the stop or the failure is not lost */
+		vmpctl_error("ab: the report below is of what was measured before %s",
+			     stop_requested() ? "the stop" : "the failure");
+		if (interleaved)
+			ab_interleave_report(&s, seed);
+		else
+			report_runs(&s, seed, &report);
+	}
 	if (stop_requested()) {
 		vmpctl_error("ab: stopped by %s after %zu %s; %s",
 			     stop_signal_name(stop_signal(), signame,
@@ -539,6 +602,11 @@ int cmd_ab(int argc, char **argv)
 			rc = report_rc;
 	}
 out:
+	if (s.save && fclose(s.save) && !rc) {
+		vmpctl_error("ab: --save: writing %s: %s", s.opts.save_path,
+			     strerror(errno));
+		rc = EXIT_CHECK_FAILED;
+	}
 	ab_schedule_free(&schedule);
 	ab_options_free(&s.opts);
 	if (!s.opts.switch_cmd)

@@ -1030,6 +1030,68 @@ static void test_cmd_ab_interleave_ends_the_group(void **state)
 	}
 }
 
+/* How many lines of text hold needle. */
+static size_t lines_with(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *line = text; line && *line; ) {
+		const char *end = strchr(line, '\n');
+		const char *hit = strstr(line, needle);
+
+		if (hit && (!end || hit < end))
+			n++;
+		line = end ? end + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * Nothing lost: the fifth run fails, and the four before it are still
+ * reported (exit 1) and were saved, each as it was measured.
+ */
+static void test_cmd_ab_failure_keeps_what_was_measured(void **state)
+{
+	struct scratch *s = *state;
+	char script[256], save[80];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "3", "-w", "0", "-q", "--json",
+			       "--save", save, "-M", "v=([0-9]+)", "--", "sh",
+			       "-c", script, NULL };
+	const char *saved;
+
+	snprintf(save, sizeof(save), "%s.save", s->out);
+	snprintf(script, sizeof(script),
+		 "echo x >> %s; n=$(wc -l < %s); echo v=$((10 + n)); [ $n -lt 5 ]",
+		 s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 1);
+	assert_string_equal(slurp(s->knob), "up\n");
+	assert_non_null(strstr(slurp(s->out), "\"a\":{\"n\":2,"));
+	saved = slurp(save);
+	assert_int_equal(lines_with(saved, "\"type\":\"run\""), 4);
+	assert_int_equal(lines_with(saved, "\"metrics\":["), 1);
+	unlink(save);
+}
+
+/* --interleave --save: each final pair's two slices, then the report. */
+static void test_cmd_ab_interleave_saves_slices(void **state)
+{
+	struct scratch *s = *state;
+	char save[80];
+	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "off",
+				  "--interleave", "0.2", "-n", "3", "-q",
+				  "--save", save, NULL };
+	const char *saved;
+
+	snprintf(save, sizeof(save), "%s.save", s->out);
+	assert_int_equal(run_interleaved(s, options, "rate-workload"), 0);
+	saved = slurp(save);
+	assert_true(lines_with(saved, "\"type\":\"slice\"") >= 6);
+	assert_int_equal(lines_with(saved, "\"type\":\"slice\"") % 2, 0);
+	assert_int_equal(lines_with(saved, "\"mode\":\"interleave\""), 1);
+	unlink(save);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1065,6 +1127,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_unbalanced,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_ends_the_group,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_keeps_what_was_measured,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_saves_slices,
 						scratch_setup, scratch_teardown),
 	};
 	ssize_t n;
