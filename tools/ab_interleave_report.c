@@ -80,11 +80,7 @@ static void print_comparison(FILE *out, const struct il_report *r)
 	snprintf(cells[0], sizeof(cells[0]), "%s", r->opts->metric_name);
 	stats_format_marker(cells[1], sizeof(cells[1]), r->test.mean,
 			    il_significant(r));
-	if (isfinite(r->test.ci_lo) && isfinite(r->test.ci_hi))
-		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
-			 r->test.ci_lo, r->test.ci_hi);
-	else
-		snprintf(cells[2], sizeof(cells[2]), "unbounded");
+	ab_ci_cell(cells[2], sizeof(cells[2]), r->test.ci_lo, r->test.ci_hi);
 	snprintf(cells[3], sizeof(cells[3]), "%.3g%s", r->test.p,
 		 r->test.exact ? "" : "~");
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->p);

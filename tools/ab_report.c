@@ -215,11 +215,8 @@ static void print_blocks(FILE *out, const struct ab_report *r)
 
 			snprintf(cells[0], sizeof(cells[0]), "%s", r->metrics[i].name);
 			snprintf(cells[1], sizeof(cells[1]), "%+.2f%%", c->diff_pct);
-			if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
-				snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
-					 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
-			else
-				snprintf(cells[2], sizeof(cells[2]), "unbounded");
+			ab_ci_cell(cells[2], sizeof(cells[2]), c->diff_ci_lo_pct,
+				   c->diff_ci_hi_pct);
 			snprintf(cells[3], sizeof(cells[3]), "%.3g", c->p);
 			ab_cell(cells[4], sizeof(cells[4]), "%.2f%%", c->mde_pct);
 			for (int j = 0; j < 5; j++)
@@ -280,11 +277,8 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 	snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
 	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct,
 			    m->significant);
-	if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
-		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
-			 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
-	else
-		snprintf(cells[2], sizeof(cells[2]), "unbounded");
+	ab_ci_cell(cells[2], sizeof(cells[2]), c->diff_ci_lo_pct,
+		   c->diff_ci_hi_pct);
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->welch_p);
 	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->welch_p_holm);

@@ -364,17 +364,11 @@ static double half_rate(const struct il_slice *s, int half)
 	return s->half_time_s[half] > 0 ? s->half_count[half] / s->half_time_s[half] : NAN;
 }
 
-/* Per pair with both halves of both slices: B - A in each half. */
-struct half_diffs {
-	double *first;
-	double *second;
-	size_t n;
-};
-
+/* Per pair with both halves of both slices: B - A in each half, in a[], b[]. */
 static void take_halves(const struct interleave *il, size_t first,
 			enum il_fate f0, enum il_fate f1, void *arg)
 {
-	struct half_diffs *h = arg;
+	struct pair_arrays *h = arg;
 	const struct il_slice *a, *b;
 	double d[2];
 
@@ -391,8 +385,8 @@ static void take_halves(const struct interleave *il, size_t first,
 		if (isnan(d[half]))
 			return;
 	}
-	h->first[h->n] = d[0];
-	h->second[h->n] = d[1];
+	h->a[h->n] = d[0];
+	h->b[h->n] = d[1];
 	h->n++;
 }
 
@@ -400,13 +394,13 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 			    unsigned long seed, struct il_carry_over *c)
 {
 	size_t room = il->n / 2 + 1;
-	struct half_diffs h = { malloc(room * sizeof(double)),
-				malloc(room * sizeof(double)), 0 };
+	struct pair_arrays h = { malloc(room * sizeof(double)),
+				 malloc(room * sizeof(double)), 0 };
 	double *change = malloc(room * sizeof(double));
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (!h.first || !h.second || !change) {
+	if (!h.a || !h.b || !change) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -415,11 +409,11 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 	if (h.n < 2)
 		goto out;
 	for (size_t i = 0; i < h.n; i++) {
-		h.first[i] *= 100 / mean_a;
-		h.second[i] *= 100 / mean_a;
-		change[i] = h.first[i] - h.second[i];
-		c->first_pct += h.first[i] / (double)h.n;
-		c->second_pct += h.second[i] / (double)h.n;
+		h.a[i] *= 100 / mean_a;
+		h.b[i] *= 100 / mean_a;
+		change[i] = h.a[i] - h.b[i];
+		c->first_pct += h.a[i] / (double)h.n;
+		c->second_pct += h.b[i] / (double)h.n;
 	}
 	err = stats_signflip(change, h.n, seed, &c->test);
 	if (err)
@@ -428,8 +422,8 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 	c->pairs = h.n;
 	c->found = c->test.p < STATS_ALPHA;
 out:
-	free(h.first);
-	free(h.second);
+	free(h.a);
+	free(h.b);
 	free(change);
 	return err;
 }
