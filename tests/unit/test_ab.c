@@ -878,7 +878,10 @@ static int slow_flips_dropped(const char *json)
 
 	assert_non_null(doc);
 	json_array_foreach(json_object_get(doc, "slices"), i, slice) {
-		if (json_real_value(json_object_get(slice, "flip_s")) < 0.6)
+		/* the open slice at the end has no fate yet */
+		if (json_real_value(json_object_get(slice, "flip_s")) < 0.6 ||
+		    strcmp(json_string_value(json_object_get(slice, "fate")),
+			   "unfinished") == 0)
 			continue;
 		slow++;
 		assert_string_equal(json_string_value(json_object_get(slice, "fate")),
