@@ -55,6 +55,7 @@ static void ab_usage(FILE *out)
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
+		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
 		"      --save FILE           every run (slice pair) as a JSON line the\n"
 		"                            moment it is measured, then the report\n"
 		"  -h, --help                this text\n"
@@ -88,7 +89,8 @@ static int check_value(const char *opt, const char *value)
 }
 
 enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
-       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE };
+       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE,
+       OPT_IGNORE_FAILURE };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -116,6 +118,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -256,6 +259,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case OPT_SAVE:
 			opts->save_path = optarg;
 			break;
+		case OPT_IGNORE_FAILURE:
+			opts->ignore_failure = true;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			return PARSE_HELP;
@@ -272,6 +278,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	if (strpbrk(opts->metric_name, ",\"\\\n") || !opts->metric_name[0]) {
 		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote, backslash or newline",
 			     opts->metric_name);
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->ignore_failure) {
+		vmpctl_error("ab: --ignore-failure is for whole runs: --interleave has one run");
 		return PARSE_USAGE;
 	}
 	if (opts->interleave_s > 0 && opts->metric_regex) {

@@ -66,6 +66,7 @@ struct ab_options {
 	double start_timeout_s;		/* --interleave: the first rate line by then */
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
+	bool ignore_failure;		/* a failed run drops its block, no more */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 
@@ -169,6 +170,7 @@ struct ab_report {
 	double elapsed_s;
 	bool precision_reached;
 	bool out_of_time;
+	unsigned int blocks_failed;	/* --ignore-failure: dropped blocks */
 };
 
 /* Statistics of every metric over the runs; 0 or -EINVAL (< 2 per arm). */

@@ -357,6 +357,9 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 			"NOT reached before --max-time");
 	else if (r->out_of_time)
 		fputs("stopped by --max-time before all runs\n", out);
+	if (r->blocks_failed)
+		fprintf(out, "failed runs: %u, each block dropped (--ignore-failure)\n",
+			r->blocks_failed);
 	print_sanity(out, r);
 }
 
@@ -449,6 +452,7 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 							  o->precision_pct : NAN));
 	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
 	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
+	json_put(doc, "blocks_failed", json_count(r->blocks_failed));
 	json_put(doc, "ci_method", json_text("fieller"));
 	family = json_object();
 	json_put(family, "method", json_text("holm"));

@@ -344,6 +344,29 @@ static bool precision_reached(struct ab_session *s)
 		(c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
 }
 
+/*
+ * --ignore-failure: whether the run's failure (the command's, or its
+ * metric's; not a stop, nor the knob's) only drops its block. A command
+ * that fails more often than --runs blocks are asked for ends the A/B.
+ */
+static bool ignored_failure(struct ab_session *s, int err,
+			    struct ab_report *report)
+{
+	unsigned int most = s->opts.runs > 3 ? s->opts.runs : 3;
+
+	if (!s->opts.ignore_failure ||
+	    (err != -ECHILD && err != -ENOENT && err != -EINVAL))
+		return false;
+	if (++report->blocks_failed > most) {
+		vmpctl_error("ab: %u failed runs: more than the %u blocks --ignore-failure allows",
+			     report->blocks_failed, most);
+		return false;
+	}
+	ab_progress("ab: the failed run's block is dropped (--ignore-failure): %u so far\n",
+		    report->blocks_failed);
+	return true;
+}
+
 /* Warmup, then blocks until --runs (and --until-precision) are done. */
 static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 		   struct ab_report *report)
@@ -352,13 +375,13 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 	double start = monotonic_s();
 	size_t total = 2 * (size_t)o->runs;
 	unsigned int blocks = 0;
-	struct ab_run run;
-	int err;
+	struct ab_run run, block[2];
+	int err = 0;
 
 	for (unsigned int i = 0; i < o->warmup; i++) {
 		err = run_arm(s, i % 2 ? AB_ARM_B : AB_ARM_A, &run, "warmup",
 			      i + 1, o->warmup);
-		if (err)
+		if (err && !ignored_failure(s, err, report))
 			return err;
 	}
 	for (;;) {
@@ -373,14 +396,20 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 		}
 		ab_schedule_next(schedule, arms);
 		for (int i = 0; i < 2; i++) {
-			err = run_arm(s, arms[i], &run, "run", s->n_runs + 1,
+			err = run_arm(s, arms[i], &block[i], "run", s->n_runs + 1 + i,
 				      total > s->n_runs ? total : s->n_runs + 1);
 			if (err)
-				return err;
-			err = add_run(s, &run);
+				break;
+		}
+		if (err && ignored_failure(s, err, report))
+			continue;
+		if (err)
+			return err;
+		for (int i = 0; i < 2; i++) {
+			err = add_run(s, &block[i]);
 			if (err)
 				return err;
-			report_warnings(s, s->n_runs, &run);
+			report_warnings(s, s->n_runs, &block[i]);
 		}
 		blocks++;
 		if (o->precision_pct > 0 && blocks >= o->runs)
@@ -487,6 +516,7 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	double elapsed = report->elapsed_s;
 	bool reached = report->precision_reached;
 	bool out_of_time = report->out_of_time;
+	unsigned int blocks_failed = report->blocks_failed;
 	int err;
 
 	if (ab_build_report(&s->opts, s->runs, s->n_runs, report)) {
@@ -499,6 +529,7 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	report->elapsed_s = elapsed;
 	report->precision_reached = reached;
 	report->out_of_time = out_of_time;
+	report->blocks_failed = blocks_failed;
 	if (s->save) {
 		ab_print_json(s->save, report);
 		fflush(s->save);

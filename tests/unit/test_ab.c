@@ -1095,6 +1095,32 @@ static void test_cmd_ab_interleave_saves_slices(void **state)
 	unlink(save);
 }
 
+/* --ignore-failure: the third run fails, its block is dropped, the A/B goes on. */
+static void test_cmd_ab_ignore_failure(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "3", "-w", "0", "-q", "--json",
+			       "--ignore-failure", "-M", "v=([0-9]+)", "--",
+			       "sh", "-c", script, NULL };
+	const char *always[] = { "ab", "--knob", s->knob, "-n", "2", "-w", "0",
+				 "-q", "--ignore-failure", "--", "false", NULL };
+	const char *json;
+
+	snprintf(script, sizeof(script),
+		 "echo x >> %s; n=$(wc -l < %s); echo v=$((10 + n)); [ $n -ne 3 ]",
+		 s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"blocks_failed\":1"));
+	assert_non_null(strstr(json, "\"a\":{\"n\":3,"));
+	assert_string_equal(slurp(s->knob), "up\n");
+	/* a command that always fails still ends the A/B */
+	assert_int_equal(run_ab(always, s->out), 1);
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1134,6 +1160,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_keeps_what_was_measured,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_saves_slices,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_ignore_failure,
 						scratch_setup, scratch_teardown),
 	};
 	ssize_t n;
