@@ -50,6 +50,8 @@ static void ab_usage(FILE *out)
 		"                            longer (> 0; default: a quarter of the slice)\n"
 		"      --settle S            --interleave: do not count the first S seconds\n"
 		"                            after every flip, in both arms (default 0)\n"
+		"      --long-every K        --interleave: every K-th pair has slices 4x as\n"
+		"                            long, to find carry-over (default: none)\n"
 		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
 		"                            seconds (default %.0f)\n"
 		"  -j, --json                JSON instead of the table\n"
@@ -90,7 +92,7 @@ static int check_value(const char *opt, const char *value)
 
 enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
        OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE,
-       OPT_IGNORE_FAILURE };
+       OPT_IGNORE_FAILURE, OPT_LONG_EVERY };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -114,6 +116,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "max-flip", required_argument, NULL, OPT_MAX_FLIP },
 		{ "settle", required_argument, NULL, OPT_SETTLE },
 		{ "start-timeout", required_argument, NULL, OPT_START_TIMEOUT },
+		{ "long-every", required_argument, NULL, OPT_LONG_EVERY },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -237,6 +240,11 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			if (arg_seconds("ab", "--settle", optarg, &opts->settle_s))
 				return PARSE_USAGE;
 			break;
+		case OPT_LONG_EVERY:
+			if (arg_uint("ab", "--long-every", optarg, 2, 100000, &number))
+				return PARSE_USAGE;
+			opts->long_every = (unsigned int)number;
+			break;
 		case OPT_START_TIMEOUT:
 			if (arg_seconds("ab", "--start-timeout", optarg,
 					&opts->start_timeout_s))
@@ -289,8 +297,8 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		return PARSE_USAGE;
 	}
 	if (!(opts->interleave_s > 0) && (opts->max_flip_s >= 0 ||
-	    opts->settle_s >= 0 || opts->start_timeout_s >= 0)) {
-		vmpctl_error("ab: --max-flip, --settle and --start-timeout are for --interleave");
+	    opts->settle_s >= 0 || opts->start_timeout_s >= 0 || opts->long_every)) {
+		vmpctl_error("ab: --max-flip, --settle, --start-timeout and --long-every are for --interleave");
 		return PARSE_USAGE;
 	}
 	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */

@@ -64,6 +64,7 @@ struct ab_options {
 	double max_flip_s;		/* --interleave: a slower flip drops its slice */
 	double settle_s;		/* --interleave: not counted after each flip */
 	double start_timeout_s;		/* --interleave: the first rate line by then */
+	unsigned int long_every;	/* --interleave: every such pair long; 0 none */
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
 	bool ignore_failure;		/* a failed run drops its block, no more */

@@ -157,7 +157,7 @@ static int flip(struct il_run *run)
 		vmpctl_error("ab: %s", strerror(-err));
 		return err;
 	}
-	run->next_flip = flip_started + run->duration_s;
+	run->next_flip = flip_started + il_slice_length(il, il->n - 1);
 	return 0;
 }
 
@@ -290,6 +290,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
 	s->il.settle_s = s->opts.settle_s;
 	s->il.slice_s = s->opts.interleave_s;
+	s->il.long_every = s->opts.long_every;
 	if (stop_requested())
 		return -EINTR;
 	run.started = monotonic_s();

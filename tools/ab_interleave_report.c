@@ -122,15 +122,21 @@ static void print_carry_over(FILE *out, const struct il_report *r)
 	const struct il_carry_over *c = &r->carry;
 	double slice_s = r->opts->interleave_s;
 
-	if (!c->checked) {
-		fputs("carry-over: not checked (no pair with report intervals in both halves of its slices)\n", out);
-		return;
-	}
-	fprintf(out, "carry-over: B vs A %+.2f%% in the first half of slices, %+.2f%% in the second (%zu pairs, sign-flip p %.3g)\n",
-		c->first_pct, c->second_pct, c->pairs, c->test.p);
+	if (!c->checked)
+		fputs("carry-over: halves not checked (no pair with report intervals in both halves of its slices)\n", out);
+	else
+		fprintf(out, "carry-over: B vs A %+.2f%% in the first half of slices, %+.2f%% in the second (%zu pairs, sign-flip p %.3g)\n",
+			c->first_pct, c->second_pct, c->pairs, c->test.p);
+	if (c->long_checked)
+		fprintf(out, "carry-over, long slices: B vs A %+.2f%% in %zu pairs of %g s, %+.2f%% in %zu pairs of %g s (sign-flip p %.3g)\n",
+			c->short_pct, c->short_pairs, slice_s, c->long_pct,
+			c->long_pairs, IL_LONG_FACTOR * slice_s, c->long_p);
 	if (c->found)
-		fprintf(out, "CARRY-OVER: the effect changes within a slice, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
-			2 * slice_s, r->il->settle_s + slice_s / 2);
+		fprintf(out, "CARRY-OVER: the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
+			(c->long_checked && c->long_p < STATS_ALPHA / 2 ? IL_LONG_FACTOR : 2) * slice_s,
+			r->il->settle_s + slice_s / 2);
+	else if (!c->long_checked)
+		fputs("(an effect that lingers longer than a slice looks alike in both halves: --long-every mixes in longer slices to compare)\n", out);
 }
 
 void il_print_table(FILE *out, const struct il_report *r)
@@ -329,6 +335,15 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "second_half_pct", json_real_or_null(r->carry.checked ?
 							    r->carry.second_pct : NAN));
 	json_put(obj, "p", json_real_or_null(r->carry.checked ? r->carry.test.p : NAN));
+	json_put(obj, "long_checked", json_boolean(r->carry.long_checked));
+	json_put(obj, "short_pairs", json_count(r->carry.short_pairs));
+	json_put(obj, "long_pairs", json_count(r->carry.long_pairs));
+	json_put(obj, "short_pct", json_real_or_null(r->carry.long_checked ?
+						      r->carry.short_pct : NAN));
+	json_put(obj, "long_pct", json_real_or_null(r->carry.long_checked ?
+						     r->carry.long_pct : NAN));
+	json_put(obj, "long_p", json_real_or_null(r->carry.long_checked ?
+						   r->carry.long_p : NAN));
 	json_put(obj, "found", json_boolean(r->carry.found));
 	json_put(doc, "carry_over", obj);
 	obj = json_object();

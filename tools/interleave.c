@@ -55,6 +55,8 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 	memset(s, 0, sizeof(*s));
 	s->arm = arm;
 	s->warmup = il->n < il->warmup;
+	s->long_slice = !s->warmup && il->long_every &&
+		((il->n - il->warmup) / 2) % il->long_every == il->long_every - 1;
 	s->flip_started = flip_started;
 	s->start = start;
 	s->end = INFINITY;
@@ -73,7 +75,8 @@ static void add_to_slice(const struct interleave *il, struct il_slice *s,
 	s->intervals++;
 	if (il->slice_s > 0) {
 		double counted_from = s->start + il->settle_s;
-		double middle = (counted_from + s->flip_started + il->slice_s) / 2;
+		double length = s->long_slice ? IL_LONG_FACTOR * il->slice_s : il->slice_s;
+		double middle = (counted_from + s->flip_started + length) / 2;
 		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
 
 		s->half_count[half] += iv->count;
@@ -146,6 +149,12 @@ enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index)
 	if (other == IL_OPEN)
 		return IL_OPEN;
 	return other == IL_KEPT ? IL_KEPT : IL_PARTNER_DROPPED;
+}
+
+double il_slice_length(const struct interleave *il, size_t index)
+{
+	return il->slices[index].long_slice ? IL_LONG_FACTOR * il->slice_s :
+		il->slice_s;
 }
 
 double il_slice_rate(const struct il_slice *slice)
@@ -420,11 +429,83 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 		goto out;
 	c->checked = true;
 	c->pairs = h.n;
-	c->found = c->test.p < STATS_ALPHA;
 out:
 	free(h.a);
 	free(h.b);
 	free(change);
+	return err;
+}
+
+/* Kept pairs' B - A, short pairs' into a[], long pairs' into b[]. */
+struct by_length {
+	double *diff[2];	/* [0] short, [1] long */
+	size_t n[2];
+};
+
+static void take_by_length(const struct interleave *il, size_t first,
+			   enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct by_length *l = arg;
+	const struct il_slice *x = &il->slices[first], *y = &il->slices[first + 1];
+	double d = il_slice_rate(x->arm == AB_ARM_B ? x : y) -
+		il_slice_rate(x->arm == AB_ARM_B ? y : x);
+	int kind = x->long_slice;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	l->diff[kind][l->n[kind]++] = d;
+}
+
+/*
+ * --long-every: an effect that lingers longer than a short slice is
+ * smaller in the short pairs than in the long ones. The test: sign flips
+ * of each pair's difference weighted 1 / n_short for short pairs and
+ * -1 / n_long for long ones (their sum is mean short - mean long). A flip
+ * keeps each pair's own spread, which the long pairs' drift makes larger;
+ * exact when B does nothing, conservative when it has an effect that
+ * does not depend on the slice length (centring on the mean instead
+ * called carry-over in 11% of A/A runs under drift, test_calibration).
+ */
+static int compare_long_pairs(const struct interleave *il, double mean_a,
+			      unsigned long seed, struct il_carry_over *c)
+{
+	size_t room = il->n / 2 + 1, n;
+	struct by_length l = { { malloc(room * sizeof(double)),
+				 malloc(room * sizeof(double)) }, { 0, 0 } };
+	double *weighted = malloc(2 * room * sizeof(double));
+	double kind_mean[2] = { 0, 0 };
+	struct stats_signflip test;
+	int err = 0;
+
+	if (!l.diff[0] || !l.diff[1] || !weighted) {
+		err = -ENOMEM;
+		goto out;
+	}
+	each_final_pair(il, take_by_length, &l);
+	if (l.n[0] < 2 || l.n[1] < 2)
+		goto out;
+	n = 0;
+	for (int kind = 0; kind < 2; kind++) {
+		for (size_t i = 0; i < l.n[kind]; i++) {
+			double d = 100 * l.diff[kind][i] / mean_a;
+
+			kind_mean[kind] += d / (double)l.n[kind];
+			weighted[n++] = (kind ? -d : d) / (double)l.n[kind];
+		}
+	}
+	err = stats_signflip(weighted, n, seed, &test);
+	if (err)
+		goto out;
+	c->long_checked = true;
+	c->short_pairs = l.n[0];
+	c->long_pairs = l.n[1];
+	c->short_pct = kind_mean[0];
+	c->long_pct = kind_mean[1];
+	c->long_p = test.p;
+out:
+	free(l.diff[0]);
+	free(l.diff[1]);
+	free(weighted);
 	return err;
 }
 
@@ -466,6 +547,12 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 		if (!err)
 			err = check_carry_over(il, r->cmp.a.mean, opts->seed,
 					       &r->carry);
+		if (!err)
+			err = compare_long_pairs(il, r->cmp.a.mean, opts->seed,
+						 &r->carry);
+		/* two looks at carry-over, each at half the level */
+		r->carry.found = (r->carry.checked && r->carry.test.p < STATS_ALPHA / 2) ||
+			(r->carry.long_checked && r->carry.long_p < STATS_ALPHA / 2);
 		if (err)
 			goto out;
 		r->compared = true;

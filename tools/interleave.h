@@ -54,10 +54,13 @@
 
 /* --max-flip's default: this fraction of DURATION */
 #define IL_MAX_FLIP_FRACTION 0.25
+/* --long-every's pairs have slices this many times as long */
+#define IL_LONG_FACTOR 4
 
 struct il_slice {
 	enum ab_arm arm;
 	bool warmup;
+	bool long_slice;	/* of a --long-every pair: IL_LONG_FACTOR slice_s */
 	double flip_started;	/* the end of the slice before */
 	double start;		/* counting starts: the flip is over */
 	double end;		/* the next flip started; INFINITY while open */
@@ -98,6 +101,7 @@ struct interleave {
 	size_t warmup;		/* slices before the first pair */
 	double settle_s;	/* set after il_init(): --settle */
 	double slice_s;		/* set after il_init(): the halves; 0 none */
+	size_t long_every;	/* set after il_init(): every such pair long; 0 none */
 	struct il_slice *slices;
 	size_t n;
 	size_t allocated;
@@ -139,6 +143,9 @@ enum il_fate il_slice_fate(const struct interleave *il, size_t index);
  * while the other slice is.
  */
 enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index);
+
+/* The time from slice index's flip to the next: slice_s, or long. */
+double il_slice_length(const struct interleave *il, size_t index);
 
 /* A slice's rate (count / time); NaN without an interval. */
 double il_slice_rate(const struct il_slice *slice);
@@ -191,7 +198,9 @@ void il_check_balance(const struct interleave *il, struct il_balance *b);
 /*
  * Carry-over: B vs A (percent of mean A) in the first and second half of
  * the slices, and the sign-flip test of their difference over the pairs
- * with both halves measured. found: the halves differ (p < 0.05).
+ * with both halves measured; with --long-every, B vs A in the short and
+ * the long pairs and a sign-flip test of that difference too. found: a
+ * test's p is below 0.025 (the two together at 0.05).
  */
 struct il_carry_over {
 	bool checked;		/* slice_s set and at least one such pair */
@@ -199,7 +208,14 @@ struct il_carry_over {
 	double first_pct;
 	double second_pct;
 	struct stats_signflip test;	/* of first - second */
-	bool found;
+	/* with --long-every: B vs A in the short and the long pairs */
+	bool long_checked;	/* at least 2 pairs of each */
+	size_t short_pairs;
+	size_t long_pairs;
+	double short_pct;
+	double long_pct;
+	double long_p;		/* sign flips of short against long */
+	bool found;		/* the halves or short and long differ */
 };
 
 /* What ab --interleave reports. */

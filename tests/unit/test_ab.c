@@ -159,6 +159,9 @@ static void test_parse_interleave(void **state)
 	const char *settle_whole[] = { "ab", "--settle", "1", "--", "w", NULL };
 	const char *timeout_whole[] = { "ab", "--start-timeout", "1", "--", "w",
 					NULL };
+	const char *long_whole[] = { "ab", "--long-every", "3", "--", "w", NULL };
+	const char *long_one[] = { "ab", "--interleave", "1", "--long-every",
+				   "1", "--", "w", NULL };
 	const char *with_metric[] = { "ab", "--interleave", "1", "-M", "x",
 				      "--", "w", NULL };
 	const char *flip_alone[] = { "ab", "--max-flip", "0.1", "--", "w",
@@ -210,6 +213,8 @@ static void test_parse_interleave(void **state)
 	assert_int_equal(parse(&o, no_start), PARSE_USAGE);
 	assert_int_equal(parse(&o, settle_whole), PARSE_USAGE);
 	assert_int_equal(parse(&o, timeout_whole), PARSE_USAGE);
+	assert_int_equal(parse(&o, long_whole), PARSE_USAGE);
+	assert_int_equal(parse(&o, long_one), PARSE_USAGE);
 }
 
 static void test_schedule_abba(void **state)
@@ -852,6 +857,33 @@ static void test_cmd_ab_interleave(void **state)
 	assert_non_null(strstr(json, "\"command_ended\":false"));
 }
 
+/* --long-every 2: every second pair's slices are four times as long. */
+static void test_cmd_ab_interleave_long_slices(void **state)
+{
+	struct scratch *s = *state;
+	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "off",
+				  "--interleave", "0.2", "-n", "4", "-w", "0",
+				  "--long-every", "2", "-q", "--json", NULL };
+	json_t *doc, *slice;
+	size_t i, longer = 0;
+	const char *json;
+
+	assert_int_equal(run_interleaved(s, options, "rate-workload"), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"long_checked\":true,\"short_pairs\":2,\"long_pairs\":2,"));
+	doc = json_loads(json, 0, NULL);
+	assert_non_null(doc);
+	json_array_foreach(json_object_get(doc, "slices"), i, slice) {
+		double length = json_real_value(json_object_get(slice, "end_s")) -
+			json_real_value(json_object_get(slice, "start_s"));
+
+		longer += length > 0.7;
+	}
+	json_decref(doc);
+	/* pairs 2 and 4: four slices of 0.8 s */
+	assert_int_equal(longer, 4);
+}
+
 /* A = B: the same rate on both sides, nothing found. */
 static void test_cmd_ab_interleave_identical_arms(void **state)
 {
@@ -1148,6 +1180,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_identical_arms,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_long_slices,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_drops_slow_flip,
 						scratch_setup, scratch_teardown),

@@ -45,6 +45,7 @@ struct workload {
 	double periodic;	/* amplitude, with a period of four slices */
 	double effect;		/* B's effect once it has built up */
 	double lag_s;		/* ... with this time constant */
+	size_t long_every;	/* --long-every */
 };
 
 struct tally {
@@ -92,18 +93,21 @@ static bool simulate(const struct workload *w, unsigned long seed,
 	il_init(il, w->max_flip_s, 1);
 	il->settle_s = w->settle_s;
 	il->slice_s = SLICE_S;
+	il->long_every = w->long_every;
 	for (size_t k = 0; k < 2 * PAIRS + 2; k++) {
 		enum ab_arm arm = il_next_arm(il, &schedule);
 		bool toggled = k == 0 || arm != prev;
 		double flip_s = !toggled ? 0.001 :
 			arm == AB_ARM_B ? w->flip_to_b_s : w->flip_to_a_s;
 		double target = arm == AB_ARM_B ? w->effect : 0;
+		double length;
 
 		assert_int_equal(il_begin_slice(il, arm, t, t + flip_s, flip_s,
 						toggled), 0);
 		if (toggled)
 			calm_at = t + flip_s + w->disturb_s;
-		for (; grid <= t + SLICE_S + 1e-9; grid += STEP_S) {
+		length = il_slice_length(il, il->n - 1);
+		for (; grid <= t + length + 1e-9; grid += STEP_S) {
 			double mid = grid - STEP_S / 2;
 			struct rate_interval iv = { .t = grid, .interval_s = STEP_S };
 
@@ -115,7 +119,7 @@ static bool simulate(const struct workload *w, unsigned long seed,
 						       mid < calm_at);
 			il_add_interval(il, &iv);
 		}
-		t += SLICE_S;
+		t += length;
 		prev = arm;
 	}
 	il->input_done = true;
@@ -157,6 +161,9 @@ static const struct workload aaa[] = {
 	  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .drift = 0.5 },
 	{ .name = "a load with a period of four slices", .flip_to_a_s = 0.01,
 	  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .periodic = 0.2 },
+	{ .name = "drift, every third pair long (--long-every 3)",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .drift = 0.5, .long_every = 3 },
 };
 
 static void test_false_positive_rate(void **state)
@@ -203,10 +210,39 @@ static void test_carry_over_found(void **state)
 
 	(void)state;
 	t = run_many(&lagging, 50);
-	assert_true(t.carry_over >= 45);
+	print_message("lagging effect: carry-over called in %zu of 50\n",
+		      t.carry_over);
+	assert_true(t.carry_over >= 40);
 	assert_true(simulate(&lagging, 1, &il, &r));
 	assert_true(r.carry.first_pct < r.carry.second_pct);
 	assert_true(fabs(r.carry.second_pct - 10) < 3);
+	il_free(&il);
+}
+
+/*
+ * B's 10% builds up and fades with a time constant of a whole slice (1 s):
+ * both halves of a short slice see about the same, so only the long
+ * slices (--long-every 3: 4 s) show the effect the short ones miss.
+ */
+static void test_carry_over_longer_than_a_slice(void **state)
+{
+	const struct workload lingering = {
+		.name = "lingering effect", .flip_to_a_s = 0.01,
+		.flip_to_b_s = 0.01, .max_flip_s = 0.25, .effect = 0.1,
+		.lag_s = 1.0, .long_every = 3,
+	};
+	struct interleave il;
+	struct il_report r;
+	struct tally t;
+
+	(void)state;
+	t = run_many(&lingering, 50);
+	print_message("lingering effect: carry-over called in %zu of 50\n",
+		      t.carry_over);
+	assert_true(t.carry_over >= 40);
+	assert_true(simulate(&lingering, 1, &il, &r));
+	assert_true(r.carry.long_checked);
+	assert_true(r.carry.short_pct < r.carry.long_pct);
 	il_free(&il);
 }
 
@@ -216,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_false_positive_rate),
 		cmocka_unit_test(test_arm_dependent_drops_refused),
 		cmocka_unit_test(test_carry_over_found),
+		cmocka_unit_test(test_carry_over_longer_than_a_slice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
