@@ -39,7 +39,6 @@
 struct il_run {
 	struct ab_session *s;
 	struct ab_schedule *schedule;
-	double duration_s;
 	double started;
 	double next_flip;
 	struct ab_counters at_slice_start;
@@ -278,8 +277,7 @@ static int check_status(struct il_run *run, const struct child_result *res)
 
 int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 {
-	struct il_run run = { .s = s, .schedule = schedule,
-			      .duration_s = s->opts.interleave_s };
+	struct il_run run = { .s = s, .schedule = schedule };
 	struct child_spec spec = { .argv = s->opts.cmd,
 				   .capture_max = IL_CAPTURE_MAX,
 				   .on_output = on_output, .on_wake = on_wake,
