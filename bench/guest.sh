@@ -278,13 +278,19 @@ IL_BUDGET=300		# seconds of wall time for each mode
 IL_SLICE=0.25		# seconds per slice: five of pft's rate lines
 IL_REPORT=0.05		# pft's --report-interval
 IL_SERIES=120		# seconds of the flip-free series
-IL_FPR_RUNS=20		# A/A runs for the false-positive rate
+IL_FPR_RUNS=20		# A/A runs for the false-positive rate (file knob, a != b)
 IL_FPR_SECONDS=20	# each
 IL_PFT="vmpctl pft --size 64M --memcg-limit 16M --duration 3600 --report-interval $IL_REPORT"
 
 # json_num FILE KEY: the first number after "KEY": in a one-line JSON file.
 json_num() {
 	sed -n "s/\"$2\":\([-0-9.e+]*\).*/\1/p" "$1" | sed 's/.*[^-0-9.e+]//' | head -n 1
+}
+
+# json_obj FILE KEY: the inside of the flat object "KEY":{...} of a
+# one-line JSON file, for json_num on it.
+json_obj() {
+	sed -n "s/.*\"$2\":{\([^}]*\)}.*/\1/p" "$1" | head -n 1
 }
 
 # Allan deviation of the rate lines in $1 (the first 5 s left out) over
@@ -368,7 +374,11 @@ echo "== 4b. interleaved: vmpctl ab --interleave $IL_SLICE -T $IL_BUDGET -- $IL_
 # shellcheck disable=SC2086 # $IL_PFT is a command line to split
 vmpctl ab --interleave "$IL_SLICE" -n 100000 -T "$IL_BUDGET" -q --higher-is-better \
 	--target 2% --json -- $IL_PFT >/tmp/il.json || true
+json_obj /tmp/abba.json blocks >/tmp/abba-blocks
+json_obj /tmp/il.json balance >/tmp/il-balance
+json_obj /tmp/il.json carry_over >/tmp/il-carry
 abba_mde=$(json_num /tmp/abba.json mde_pct)
+abba_paired_mde=$(json_num /tmp/abba-blocks mde_pct)
 abba_n=$(json_num /tmp/abba.json n)
 abba_cov=$(json_num /tmp/abba.json cov_pct)
 abba_s=$(json_num /tmp/abba.json elapsed_s)
@@ -377,23 +387,32 @@ il_pairs=$(json_num /tmp/il.json kept)
 il_noise=$(json_num /tmp/il.json noise_pct)
 il_s=$(json_num /tmp/il.json elapsed_s)
 il_needed=$(json_num /tmp/il.json pairs_needed)
-echo "ABBA: $abba_n runs per arm in $abba_s s, run CoV $abba_cov% (arm A), B vs A $(json_num /tmp/abba.json diff_pct)%, p $(json_num /tmp/abba.json welch_p), MDE $abba_mde%"
+echo "ABBA: $abba_n runs per arm in $abba_s s, run CoV $abba_cov% (arm A), B vs A $(json_num /tmp/abba.json diff_pct)%, Welch p $(json_num /tmp/abba.json welch_p), MDE $abba_mde% unpaired"
+echo "ABBA paired by block (its design): $(json_num /tmp/abba-blocks n) blocks, B vs A $(json_num /tmp/abba-blocks diff_pct)%, paired p $(json_num /tmp/abba-blocks p), MDE $abba_paired_mde%"
 echo "interleaved: $il_pairs pairs kept, $(json_num /tmp/il.json dropped) dropped in $il_s s," \
-	"$(json_num /tmp/il.json kept_time_s) s of it in kept pairs; B vs A $(json_num /tmp/il.json diff_pct)%, p $(json_num /tmp/il.json p), MDE $il_mde%"
+	"$(json_num /tmp/il.json kept_time_s) s of it in kept pairs; B vs A $(json_num /tmp/il.json diff_pct)%, sign-flip p $(json_num /tmp/il.json signflip_p), MDE $il_mde%"
+echo "balance: kept pairs AB:BA $(json_num /tmp/il-balance pairs_ab):$(json_num /tmp/il-balance pairs_ba), slices after a flip A $(json_num /tmp/il-balance a_after_flip), B $(json_num /tmp/il-balance b_after_flip); balanced: $(sed -n 's/.*"balanced":\([a-z]*\).*/\1/p' /tmp/il-balance)"
+echo "carry-over: B vs A $(json_num /tmp/il-carry first_half_pct)% in the first half of slices, $(json_num /tmp/il-carry second_half_pct)% in the second, p $(json_num /tmp/il-carry p); found: $(sed -n 's/.*"found":\([a-z]*\).*/\1/p' /tmp/il-carry)"
 echo "interleaved noise: pair difference $il_noise% of A, one slice $(json_num /tmp/il.json cov_pct)% (A), A-B correlation within pairs $(json_num /tmp/il.json correlation)"
 echo "flips A->B: median $(json_num /tmp/il.json median_s) s, max $(json_num /tmp/il.json max_s) s; report intervals straddling a flip: $(json_num /tmp/il.json straddling) of $(json_num /tmp/il.json read)"
 echo
-echo "== 4c. false positives: $IL_FPR_RUNS interleaved A/A runs (--a 1 --b 1) of $IL_FPR_SECONDS s"
+echo "== 4c. false positives: $IL_FPR_RUNS interleaved A/A runs of $IL_FPR_SECONDS s, a file knob pft ignores flipped between two values"
 : >/tmp/fpr-p
+printf 'x\n' >/tmp/aa-knob
 i=0
+refused=0
 while [ "$i" -lt "$IL_FPR_RUNS" ]; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # $IL_PFT is a command line to split
-	if vmpctl ab --interleave "$IL_SLICE" --a 1 --b 1 -n 100000 -T "$IL_FPR_SECONDS" -q \
-		--json --higher-is-better -- $IL_PFT >/tmp/aa.json 2>/dev/null; then
-		json_num /tmp/aa.json p >>/tmp/fpr-p
+	vmpctl ab --interleave "$IL_SLICE" --knob /tmp/aa-knob --a x --b y -n 100000 \
+		-T "$IL_FPR_SECONDS" -q --json -- $IL_PFT >/tmp/aa.json 2>/dev/null || true
+	if grep -q '"balanced":false' /tmp/aa.json; then
+		refused=$((refused + 1))
+	else
+		json_num /tmp/aa.json signflip_p >>/tmp/fpr-p
 	fi
 done
+echo "A/A runs with no verdict (unbalanced pairs): $refused"
 awk -v runs="$IL_FPR_RUNS" '
 	function root(x,   r, i) {
 		if (x <= 0) return 0
@@ -409,8 +428,13 @@ awk -v runs="$IL_FPR_RUNS" '
 			if (i / n - p[i] > ks) ks = i / n - p[i]
 			if (p[i] - (i - 1) / n > ks) ks = p[i] - (i - 1) / n
 		}
-		printf "%d of %d A/A runs reported; p < 0.05: %d (%.0f%%, nominal 5%%), p < 0.2: %d (%.0f%%, nominal 20%%), p < 0.5: %d (%.0f%%, nominal 50%%)\n",
+		printf "%d of %d A/A runs reported; sign-flip p < 0.05: %d (%.0f%%, nominal 5%%), p < 0.2: %d (%.0f%%, nominal 20%%), p < 0.5: %d (%.0f%%, nominal 50%%)\n",
 			n, runs, s05, 100 * s05 / n, s20, 100 * s20 / n, s50, 100 * s50 / n
+		# Wilson 95% interval of the false-positive rate
+		z = 1.959964; f = s05 / n; z2n = z * z / n
+		c = (f + z2n / 2) / (1 + z2n); h = z / (1 + z2n) * root(f * (1 - f) / n + z2n / (4 * n))
+		printf "false-positive rate %.1f%%, Wilson 95%% interval [%.1f%%, %.1f%%] (the host unit test test_calibration runs 1000 per adversarial workload)\n",
+			100 * f, 100 * (c - h > 0 ? c - h : 0), 100 * (c + h)
 		printf "KS distance of the p-values from uniform: %.3f (5%% critical value %.3f)\n", ks, 1.36 / root(n)
 	}' /tmp/fpr-p >/tmp/fpr-row
 cat /tmp/fpr-row
@@ -421,10 +445,12 @@ echo "== 4. summary: whole-run ABBA against interleaved, $IL_BUDGET s each, pft 
 printf '%-12s %7s  %-12s  %-22s  %7s\n' "mode" "wall s" "n" "noise" "MDE"
 printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "ABBA runs" "$abba_s" "$abba_n/arm" \
 	"run CoV $(printf %.1f "$abba_cov")% (arm A)" "$abba_mde"
+printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "ABBA paired" "$abba_s" "$abba_n blocks" \
+	"by block (its design)" "$abba_paired_mde"
 printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "interleaved" "$il_s" "$il_pairs pairs" \
 	"pair diff $il_noise%" "$il_mde"
-awk -v a="$abba_mde" -v b="$il_mde" -v needed="$il_needed" -v slice="$IL_SLICE" -v s="$il_s" -v pairs="$il_pairs" 'BEGIN {
-	printf "MDE ratio ABBA / interleaved: %.2fx (target >= 5x); interleaved MDE %.2f%% in %.0f s (target <= 2%% in 300 s)\n", a / b, b, s
+awk -v a="$abba_mde" -v ap="$abba_paired_mde" -v b="$il_mde" -v needed="$il_needed" -v slice="$IL_SLICE" -v s="$il_s" -v pairs="$il_pairs" 'BEGIN {
+	printf "MDE ratio ABBA / interleaved: %.2fx unpaired, %.2fx with ABBA paired by block (equal terms); interleaved MDE %.2f%% in %.0f s (target <= 2%% in 300 s)\n", a / b, ap / b, b, s
 	if (needed + 0 > 0)
 		printf "pairs for 2%%: %s, about %.0f s at this run'"'"'s %.0f pairs per %.0f s\n", needed, needed * s / pairs, pairs, s
 }'

@@ -29,7 +29,9 @@ static void ab_usage(FILE *out)
 		"  -M, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
 		"                            match, or the match (default: wall time)\n"
 		"  -N, --metric-name NAME    the metric's label (default: metric)\n"
-		"  -H, --higher-is-better    the metric's direction (times: lower is better)\n"
+		"  -H, --higher-is-better    the metric's direction (times: lower is better;\n"
+		"                            rates with --interleave: higher)\n"
+		"      --lower-is-better     the other way\n"
 		"      --target X%%           runs per arm needed to detect X%%\n"
 		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
 		"                            half-width is below X%%\n"
@@ -44,11 +46,20 @@ static void ab_usage(FILE *out)
 		"      --interleave S        one long run of CMD, the knob flipped every S\n"
 		"                            seconds, slices compared in adjacent pairs; CMD\n"
 		"                            prints rate lines (pft --report-interval)\n"
-		"      --max-flip S          --interleave: drop a slice whose knob write took\n"
-		"                            longer (default: a quarter of the slice)\n"
+		"      --max-flip S          --interleave: drop a pair whose knob write took\n"
+		"                            longer (> 0; default: a quarter of the slice)\n"
+		"      --settle S            --interleave: do not count the first S seconds\n"
+		"                            after every flip, in both arms (default 0)\n"
+		"      --long-every K        --interleave: every K-th pair has slices 4x as\n"
+		"                            long, to find carry-over (default: none)\n"
+		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
+		"                            seconds (default %.0f)\n"
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
+		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
+		"      --save FILE           every run (slice pair) as a JSON line the\n"
+		"                            moment it is measured, then the report\n"
 		"  -h, --help                this text\n"
 		"\n"
 		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
@@ -66,7 +77,7 @@ static void ab_usage(FILE *out)
 		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
 		"      --a madvise --b always -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
-		AB_OUTPUT_MAX >> 20);
+		AB_START_TIMEOUT_DEFAULT, AB_OUTPUT_MAX >> 20);
 }
 
 /* An arm's value is written as one line. */
@@ -79,7 +90,9 @@ static int check_value(const char *opt, const char *value)
 	return 0;
 }
 
-enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP };
+enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
+       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE,
+       OPT_IGNORE_FAILURE, OPT_LONG_EVERY };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -91,6 +104,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "metric", required_argument, NULL, 'M' },
 		{ "metric-name", required_argument, NULL, 'N' },
 		{ "higher-is-better", no_argument, NULL, 'H' },
+		{ "lower-is-better", no_argument, NULL, OPT_LOWER },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "until-precision", required_argument, NULL, 'p' },
 		{ "max-time", required_argument, NULL, 'T' },
@@ -100,13 +114,18 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "b", required_argument, NULL, 'b' },
 		{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
 		{ "max-flip", required_argument, NULL, OPT_MAX_FLIP },
+		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "start-timeout", required_argument, NULL, OPT_START_TIMEOUT },
+		{ "long-every", required_argument, NULL, OPT_LONG_EVERY },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool order_given = false;
+	bool order_given = false, direction_given = false;
 	uint64_t number;
 	int c, err;
 
@@ -118,6 +137,8 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->metric_name = NULL;
 	opts->max_time_s = -1;
 	opts->max_flip_s = -1;
+	opts->settle_s = -1;
+	opts->start_timeout_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
 	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
@@ -158,7 +179,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->metric_name = optarg;
 			break;
 		case 'H':
-			opts->higher_is_better = true;
+		case OPT_LOWER:
+			if (direction_given && opts->higher_is_better != (c == 'H')) {
+				vmpctl_error("ab: --higher-is-better and --lower-is-better: one direction, please");
+				return PARSE_USAGE;
+			}
+			opts->higher_is_better = c == 'H';
+			direction_given = true;
 			break;
 		case OPT_TARGET:
 			if (arg_percent("ab", "--target", optarg, &opts->target_pct))
@@ -203,6 +230,30 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case OPT_MAX_FLIP:
 			if (arg_seconds("ab", "--max-flip", optarg, &opts->max_flip_s))
 				return PARSE_USAGE;
+			if (opts->max_flip_s <= 0) {
+				vmpctl_error("ab: --max-flip: '%s': a flip takes time, so 0 would drop every pair",
+					     optarg);
+				return PARSE_USAGE;
+			}
+			break;
+		case OPT_SETTLE:
+			if (arg_seconds("ab", "--settle", optarg, &opts->settle_s))
+				return PARSE_USAGE;
+			break;
+		case OPT_LONG_EVERY:
+			if (arg_uint("ab", "--long-every", optarg, 2, 100000, &number))
+				return PARSE_USAGE;
+			opts->long_every = (unsigned int)number;
+			break;
+		case OPT_START_TIMEOUT:
+			if (arg_seconds("ab", "--start-timeout", optarg,
+					&opts->start_timeout_s))
+				return PARSE_USAGE;
+			if (opts->start_timeout_s <= 0) {
+				vmpctl_error("ab: --start-timeout: '%s' is not a positive number of seconds",
+					     optarg);
+				return PARSE_USAGE;
+			}
 			break;
 		case 'j':
 			opts->format = AB_FORMAT_JSON;
@@ -212,6 +263,12 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			break;
 		case 'q':
 			opts->quiet = true;
+			break;
+		case OPT_SAVE:
+			opts->save_path = optarg;
+			break;
+		case OPT_IGNORE_FAILURE:
+			opts->ignore_failure = true;
 			break;
 		case 'h':
 			ab_usage(stdout);
@@ -231,12 +288,27 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			     opts->metric_name);
 		return PARSE_USAGE;
 	}
+	if (opts->interleave_s > 0 && opts->ignore_failure) {
+		vmpctl_error("ab: --ignore-failure is for whole runs: --interleave has one run");
+		return PARSE_USAGE;
+	}
 	if (opts->interleave_s > 0 && opts->metric_regex) {
 		vmpctl_error("ab: --interleave compares the rate of CMD's rate lines: --metric does not apply");
 		return PARSE_USAGE;
 	}
-	if (opts->max_flip_s >= 0 && !(opts->interleave_s > 0)) {
-		vmpctl_error("ab: --max-flip is for --interleave");
+	if (!(opts->interleave_s > 0) && (opts->max_flip_s >= 0 ||
+	    opts->settle_s >= 0 || opts->start_timeout_s >= 0 || opts->long_every)) {
+		vmpctl_error("ab: --max-flip, --settle, --start-timeout and --long-every are for --interleave");
+		return PARSE_USAGE;
+	}
+	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */
+	if (opts->interleave_s > 0 && order_given && opts->order == AB_ORDER_ABBA) {
+		vmpctl_error("ab: --order abba with --interleave: its fixed period of four slices turns a periodic load into a difference; the pairs' order must be random");
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->settle_s >= opts->interleave_s) {
+		vmpctl_error("ab: --settle %g: not shorter than the slice (--interleave %g), nothing would be counted",
+			     opts->settle_s, opts->interleave_s);
 		return PARSE_USAGE;
 	}
 	if (opts->higher_is_better && !opts->metric_regex &&
@@ -259,6 +331,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			opts->order = AB_ORDER_RANDOM;
 		if (opts->max_flip_s < 0)
 			opts->max_flip_s = IL_MAX_FLIP_FRACTION * opts->interleave_s;
+		if (opts->settle_s < 0)
+			opts->settle_s = 0;
+		if (opts->start_timeout_s < 0)
+			opts->start_timeout_s = AB_START_TIMEOUT_DEFAULT;
+		/* a rate: more work done per second is better */
+		if (!direction_given)
+			opts->higher_is_better = true;
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;

@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "stats.h"
+#include "stats_paired.h"
 
 #define AB_RUNS_DEFAULT 10
 #define AB_WARMUP_DEFAULT 1
@@ -26,6 +27,8 @@
 #define AB_MAX_TIME_DEFAULT 600.0
 /* stdout kept per run for --metric: the last this many bytes */
 #define AB_OUTPUT_MAX (1u << 20)
+/* --interleave: no rate line by then is an error (--start-timeout) */
+#define AB_START_TIMEOUT_DEFAULT 10.0
 /* --interleave: DURATION's bounds, seconds */
 #define AB_INTERLEAVE_MIN 0.001
 #define AB_INTERLEAVE_MAX 3600.0
@@ -59,7 +62,12 @@ struct ab_options {
 	const char *value_b;
 	double interleave_s;		/* > 0: slices this long, not whole runs */
 	double max_flip_s;		/* --interleave: a slower flip drops its slice */
+	double settle_s;		/* --interleave: not counted after each flip */
+	double start_timeout_s;		/* --interleave: the first rate line by then */
+	unsigned int long_every;	/* --interleave: every such pair long; 0 none */
 	bool quiet;
+	const char *save_path;		/* --save: JSON lines as they come */
+	bool ignore_failure;		/* a failed run drops its block, no more */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 
@@ -131,9 +139,17 @@ struct ab_metric_report {
 	enum ab_metric_id id;
 	const char *name;
 	bool higher_is_better;
-	struct stats_comparison cmp;
-	double welch_p_holm;	/* Welch's p, Holm-adjusted across the metrics */
-	bool significant;	/* welch_p_holm < STATS_ALPHA */
+	struct stats_comparison cmp;	/* unpaired: the arms as two samples */
+	/*
+	 * The design's analysis: each block's A and B run as a pair (a drift
+	 * between blocks cancels); with at least 2 blocks.
+	 */
+	bool paired;
+	struct stats_paired blocks;
+	double welch_p_holm;	/* the design's p (blocks' paired t, else
+				   Welch's), Holm-adjusted across the named
+				   metrics; NaN for the auxiliary times */
+	bool significant;	/* that (auxiliary: its own p) < STATS_ALPHA */
 	size_t runs_needed;	/* for --target; 0 when not asked */
 };
 
@@ -144,6 +160,7 @@ struct ab_report {
 	const struct ab_run *runs;
 	size_t n_runs;
 	size_t n_metrics;
+	size_t n_named;		/* metrics[0..n_named): Holm's family */
 	struct ab_metric_report metrics[4];	/* [0] is the primary */
 	unsigned int runs_without_reclaim;
 	unsigned int b_runs_not_skipped;
@@ -154,6 +171,7 @@ struct ab_report {
 	double elapsed_s;
 	bool precision_reached;
 	bool out_of_time;
+	unsigned int blocks_failed;	/* --ignore-failure: dropped blocks */
 };
 
 /* Statistics of every metric over the runs; 0 or -EINVAL (< 2 per arm). */

@@ -25,16 +25,20 @@
 /* stdout of the command kept for a failure message: its last bytes */
 #define IL_CAPTURE_MAX 65536
 /*
- * Not a rate command: no rate line in this many slices after the warmup,
- * nor in this many seconds (a slow start, pft in a memcg under TCG).
+ * A rate line's t this far from CLOCK_MONOTONIC's now (later than now, or
+ * before the run began) is on another clock: the wall clock's epoch, say.
  */
-#define IL_SLICES_WITHOUT_LINES 4
-#define IL_SECONDS_WITHOUT_LINES 10.0
+#define IL_CLOCK_SLACK_S 5.0
+/*
+ * Report intervals longer than half the counted slice this many times in
+ * a row: the command's report interval is too long for the slices (one
+ * such interval is a reporter that woke late on a busy machine).
+ */
+#define IL_LONG_INTERVALS_MAX 4
 
 struct il_run {
 	struct ab_session *s;
 	struct ab_schedule *schedule;
-	double duration_s;
 	double started;
 	double next_flip;
 	struct ab_counters at_slice_start;
@@ -46,9 +50,36 @@ struct il_run {
 	size_t pairs_checked;	/* kept pairs at the last precision check */
 	int error;		/* a flip failed (printed) */
 	bool no_lines;		/* the command prints no rate lines */
+	bool lines_refused;	/* rate lines ab cannot use (printed) */
+	size_t long_intervals;	/* in a row, longer than half a slice */
 	bool precision_reached;
 	bool out_of_time;
 };
+
+/*
+ * Whether a rate line can be used at all; else the run ends with the
+ * reason printed: a slice must hold two report intervals after --settle,
+ * and t must be CLOCK_MONOTONIC.
+ */
+static bool usable_line(struct il_run *run, const struct rate_interval *iv)
+{
+	const struct ab_options *o = &run->s->opts;
+	double now = monotonic_s(), counted = o->interleave_s - o->settle_s;
+
+	if (iv->t > now + IL_CLOCK_SLACK_S ||
+	    iv->t < run->started - iv->interval_s - IL_CLOCK_SLACK_S) {
+		vmpctl_error("ab: %s printed a rate line with t %.6f while CLOCK_MONOTONIC reads %.6f: t must be CLOCK_MONOTONIC seconds (clock_gettime(2)), not the wall clock",
+			     o->cmd[0], iv->t, now);
+		return false;
+	}
+	run->long_intervals = 2 * iv->interval_s > counted ? run->long_intervals + 1 : 0;
+	if (run->long_intervals >= IL_LONG_INTERVALS_MAX) {
+		vmpctl_error("ab: %s reports every %g s: a slice (--interleave %g, less --settle %g) must hold at least two report intervals; lengthen the slices or shorten the report interval",
+			     o->cmd[0], iv->interval_s, o->interleave_s, o->settle_s);
+		return false;
+	}
+	return true;
+}
 
 static void take_line(struct il_run *run)
 {
@@ -58,8 +89,13 @@ static void take_line(struct il_run *run)
 	if (err == -EINVAL && !run->lines_invalid++)
 		vmpctl_error("ab: warning: %s printed a rate line that breaks the contract (t, interval_s > 0, count >= 0): %.*s",
 			     run->s->opts.cmd[0], (int)run->line_len, run->line);
-	if (!err)
-		il_add_interval(&run->s->il, &iv);
+	if (err || run->lines_refused)
+		return;
+	if (!usable_line(run, &iv)) {
+		run->lines_refused = true;
+		return;
+	}
+	il_add_interval(&run->s->il, &iv);
 }
 
 static void on_output(void *ctx, const char *data, size_t n)
@@ -120,7 +156,7 @@ static int flip(struct il_run *run)
 		vmpctl_error("ab: %s", strerror(-err));
 		return err;
 	}
-	run->next_flip = flip_started + run->duration_s;
+	run->next_flip = flip_started + il_slice_length(il, il->n - 1);
 	return 0;
 }
 
@@ -142,6 +178,8 @@ static void show_pairs(struct il_run *run)
 		if (fx == IL_OPEN || fy == IL_OPEN)
 			return;
 		run->pairs_shown++;
+		ab_save_slice(run->s, k);
+		ab_save_slice(run->s, k + 1);
 		if (run->s->opts.quiet)
 			continue;
 		x = &il->slices[k];
@@ -197,15 +235,16 @@ static bool on_wake(void *ctx, double *wake_at)
 	double now = monotonic_s();
 
 	show_pairs(run);
+	if (run->lines_refused)
+		return false;
 	if (il->n && enough_pairs(run))
 		return false;
 	if (o->max_time_s > 0 && now - run->started >= o->max_time_s) {
 		run->out_of_time = true;
 		return false;
 	}
-	if (il->n >= il->warmup + IL_SLICES_WITHOUT_LINES && !il->intervals_read &&
-	    now - run->started >= IL_SECONDS_WITHOUT_LINES && now >= run->next_flip) {
-		vmpctl_error("ab: %s printed no rate line in %.0f s: --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
+	if (!il->intervals_read && now - run->started >= o->start_timeout_s) {
+		vmpctl_error("ab: %s printed no rate line in %g s (--start-timeout): --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
 			     o->cmd[0], now - run->started);
 		run->no_lines = true;
 		return false;
@@ -215,7 +254,8 @@ static bool on_wake(void *ctx, double *wake_at)
 		if (run->error)
 			return false;
 	}
-	*wake_at = run->next_flip;
+	*wake_at = il->intervals_read ? run->next_flip :
+		fmin(run->next_flip, run->started + o->start_timeout_s);
 	return true;
 }
 
@@ -237,16 +277,18 @@ static int check_status(struct il_run *run, const struct child_result *res)
 
 int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 {
-	struct il_run run = { .s = s, .schedule = schedule,
-			      .duration_s = s->opts.interleave_s };
+	struct il_run run = { .s = s, .schedule = schedule };
 	struct child_spec spec = { .argv = s->opts.cmd,
 				   .capture_max = IL_CAPTURE_MAX,
 				   .on_output = on_output, .on_wake = on_wake,
-				   .ctx = &run };
+				   .ctx = &run, .own_group = true };
 	struct child_result res;
 	int err;
 
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
+	s->il.settle_s = s->opts.settle_s;
+	s->il.slice_s = s->opts.interleave_s;
+	s->il.long_every = s->opts.long_every;
 	if (stop_requested())
 		return -EINTR;
 	run.started = monotonic_s();
@@ -273,7 +315,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		err = -EINTR;
 	else if (run.error)
 		err = run.error;
-	else if (run.no_lines)
+	else if (run.no_lines || run.lines_refused)
 		err = -ENOENT;
 	else
 		err = check_status(&run, &res);

@@ -12,11 +12,18 @@
 #include <math.h>
 #include <string.h>
 
+static bool il_significant(const struct il_report *r)
+{
+	return r->test.p < STATS_ALPHA;
+}
+
 const char *il_verdict(const struct il_report *r)
 {
-	if (!r->cmp.significant)
+	if (!r->balance.balanced)
+		return "no verdict";
+	if (!il_significant(r))
 		return "~";
-	return (r->cmp.diff_pct > 0) == r->opts->higher_is_better ?
+	return (r->test.mean > 0) == r->opts->higher_is_better ?
 		"B better" : "B worse";
 }
 
@@ -55,7 +62,7 @@ static void print_arms(FILE *out, const struct il_report *r)
 static void print_comparison(FILE *out, const struct il_report *r)
 {
 	static const char *const base_headers[] = {
-		"metric", "B vs A", "95% CI", "paired t", "p", "W p", "verdict",
+		"metric", "B vs A", "95% CI", "p", "t p", "W p", "verdict",
 		"MDE", NULL, NULL
 	};
 	const struct stats_paired *c = &r->cmp;
@@ -71,13 +78,11 @@ static void print_comparison(FILE *out, const struct il_report *r)
 		headers[columns++] = target_header;
 	}
 	snprintf(cells[0], sizeof(cells[0]), "%s", r->opts->metric_name);
-	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct, c->significant);
-	if (isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct))
-		snprintf(cells[2], sizeof(cells[2]), "[%+.2f%%, %+.2f%%]",
-			 c->diff_ci_lo_pct, c->diff_ci_hi_pct);
-	else
-		snprintf(cells[2], sizeof(cells[2]), "unbounded");
-	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->t);
+	stats_format_marker(cells[1], sizeof(cells[1]), r->test.mean,
+			    il_significant(r));
+	ab_ci_cell(cells[2], sizeof(cells[2]), r->test.ci_lo, r->test.ci_hi);
+	snprintf(cells[3], sizeof(cells[3]), "%.3g%s", r->test.p,
+		 r->test.exact ? "" : "~");
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->p);
 	snprintf(cells[5], sizeof(cells[5]), "%.3g%s", c->wilcoxon_p,
 		 c->wilcoxon_exact ? "" : "~");
@@ -97,6 +102,41 @@ static void print_comparison(FILE *out, const struct il_report *r)
 		table_print(&t, out);
 	}
 	table_free(&t);
+}
+
+static void print_balance(FILE *out, const struct il_report *r)
+{
+	const struct il_balance *b = &r->balance;
+
+	fprintf(out, "balance: kept pairs AB:BA %zu:%zu (p %.3g); slices right after a flip that changed the knob: A %zu, B %zu (p %.3g); flips over --max-flip: to A %zu of %zu, to B %zu of %zu\n",
+		b->pairs_ab, b->pairs_ba, b->order_p, b->a_after_flip,
+		b->b_after_flip, b->flip_p, b->slow_to_a, b->flips_to_a,
+		b->slow_to_b, b->flips_to_b);
+	if (!b->balanced)
+		fprintf(out, "NO VERDICT: the kept pairs are unbalanced: which pairs were dropped depended on the arm (flips toward one arm slower than --max-flip %.3g ms), so B vs A would carry the flips' own effect; raise --max-flip above both directions' flip times\n",
+			1e3 * r->il->max_flip_s);
+}
+
+static void print_carry_over(FILE *out, const struct il_report *r)
+{
+	const struct il_carry_over *c = &r->carry;
+	double slice_s = r->opts->interleave_s;
+
+	if (!c->checked)
+		fputs("carry-over: halves not checked (no pair with report intervals in both halves of its slices)\n", out);
+	else
+		fprintf(out, "carry-over: B vs A %+.2f%% in the first half of slices, %+.2f%% in the second (%zu pairs, sign-flip p %.3g)\n",
+			c->first_pct, c->second_pct, c->pairs, c->test.p);
+	if (c->long_checked)
+		fprintf(out, "carry-over, long slices: B vs A %+.2f%% in %zu pairs of %g s, %+.2f%% in %zu pairs of %g s (sign-flip p %.3g)\n",
+			c->short_pct, c->short_pairs, slice_s, c->long_pct,
+			c->long_pairs, IL_LONG_FACTOR * slice_s, c->long_p);
+	if (c->found)
+		fprintf(out, "CARRY-OVER: the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
+			(c->long_checked && c->long_p < STATS_ALPHA / 2 ? IL_LONG_FACTOR : 2) * slice_s,
+			r->il->settle_s + slice_s / 2);
+	else if (!c->long_checked)
+		fputs("(an effect that lingers longer than a slice looks alike in both halves: --long-every mixes in longer slices to compare)\n", out);
 }
 
 void il_print_table(FILE *out, const struct il_report *r)
@@ -120,14 +160,17 @@ void il_print_table(FILE *out, const struct il_report *r)
 	print_arms(out, r);
 	fputc('\n', out);
 	print_comparison(out, r);
-	fputs("\nB vs A: (mean B - mean A) / mean A over pairs of adjacent slices; 95% CI:\n"
-	      "Fieller's interval for mean B / mean A with the pairs' covariance (n - 1 df),\n"
-	      "as a difference; *marked* when the paired t-test's p is below 0.05; W p:\n"
-	      "Wilcoxon signed-rank (~: normal approximation); MDE: the smallest difference\n"
-	      "these pairs detect with power 0.8.\n", out);
+	fputs("\nB vs A: the mean over pairs of adjacent slices of (B - A) / mean A; p: the\n"
+	      "sign-flip randomisation test of those differences (exact over every AB/BA\n"
+	      "swap; ~: random swaps), *marked* below 0.05; 95% CI: that test inverted;\n"
+	      "t p: paired t-test, W p: Wilcoxon signed-rank (~: normal approximation),\n"
+	      "both for reference; MDE: the smallest difference these pairs detect with\n"
+	      "power 0.8.\n", out);
 	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
 		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
 		p->slices_no_interval);
+	print_balance(out, r);
+	print_carry_over(out, r);
 	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
 		r->cmp.noise_pct, r->cmp.a.cov_pct, r->cmp.b.cov_pct,
 		r->cmp.correlation);
@@ -135,8 +178,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 		r->elapsed_s, r->kept_time_s,
 		r->elapsed_s > 0 ? 100 * r->kept_time_s / r->elapsed_s : 0.0,
 		r->slices_final, r->slices_unfinished);
-	fprintf(out, "report intervals: %zu read, %zu straddling a flip (dropped), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
+	fprintf(out, "report intervals: %zu read, %zu straddling a flip (dropped), %zu within --settle %g s of a flip (dropped), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
 		il->intervals_read, il->intervals_straddling,
+		il->intervals_settling, il->settle_s,
 		il->intervals_before_first, il->intervals_out_of_order,
 		r->lines_invalid);
 	fputs("flips (knob write + read-back, or --switch): ", out);
@@ -175,8 +219,11 @@ static json_t *json_metric(const struct il_report *r)
 	json_put(o, "a", ab_summary_json(&c->a));
 	json_put(o, "b", ab_summary_json(&c->b));
 	json_put(o, "b_minus_a", ab_summary_json(&c->d));
-	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
-	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
+	json_put(o, "diff_pct", json_real_or_null(r->test.mean));
+	json_put(o, "diff_ci_pct", json_pair(r->test.ci_lo, r->test.ci_hi));
+	json_put(o, "signflip_p", json_real_or_null(r->test.p));
+	json_put(o, "signflip_exact", json_boolean(r->test.exact));
+	json_put(o, "fieller_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
 	json_put(o, "ratio", json_real_or_null(c->ratio));
 	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
 	json_put(o, "paired_t", json_real_or_null(c->t));
@@ -185,8 +232,8 @@ static json_t *json_metric(const struct il_report *r)
 	json_put(o, "wilcoxon_w", json_real_or_null(c->wilcoxon_w));
 	json_put(o, "wilcoxon_p", json_real_or_null(c->wilcoxon_p));
 	json_put(o, "wilcoxon_exact", json_boolean(c->wilcoxon_exact));
-	json_put(o, "significant", json_boolean(c->significant));
-	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
+	json_put(o, "significant", json_boolean(il_significant(r)));
+	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
 	json_put(o, "marker", json_text(marker));
 	json_put(o, "verdict", json_text(il_verdict(r)));
 	json_put(o, "correlation", json_real_or_null(c->correlation));
@@ -216,6 +263,19 @@ static json_t *json_slice(const struct interleave *il, size_t k, double zero)
 	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
 	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
 	return o;
+}
+
+void ab_save_slice(struct ab_session *s, size_t index)
+{
+	json_t *line;
+
+	if (!s->save)
+		return;
+	line = json_slice(&s->il, index, s->il.slices[0].flip_started);
+	json_put(line, "type", json_text("slice"));
+	json_put(line, "index", json_count(index));
+	json_print_line(s->save, line);
+	fflush(s->save);
 }
 
 int il_print_json(FILE *out, const struct il_report *r)
@@ -250,9 +310,42 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
 	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
-	json_put(doc, "ci_method", json_text("fieller-paired"));
-	json_put(doc, "test", json_text("paired-t"));
+	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
+	json_put(doc, "ci_method", json_text("sign-flip-inverted"));
+	json_put(doc, "test", json_text("sign-flip"));
 	json_put(doc, "metric", json_metric(r));
+	obj = json_object();
+	json_put(obj, "pairs_ab", json_count(r->balance.pairs_ab));
+	json_put(obj, "pairs_ba", json_count(r->balance.pairs_ba));
+	json_put(obj, "order_p", json_real_or_null(r->balance.order_p));
+	json_put(obj, "a_after_flip", json_count(r->balance.a_after_flip));
+	json_put(obj, "b_after_flip", json_count(r->balance.b_after_flip));
+	json_put(obj, "flip_p", json_real_or_null(r->balance.flip_p));
+	json_put(obj, "flips_to_a", json_count(r->balance.flips_to_a));
+	json_put(obj, "slow_to_a", json_count(r->balance.slow_to_a));
+	json_put(obj, "flips_to_b", json_count(r->balance.flips_to_b));
+	json_put(obj, "slow_to_b", json_count(r->balance.slow_to_b));
+	json_put(obj, "balanced", json_boolean(r->balance.balanced));
+	json_put(doc, "balance", obj);
+	obj = json_object();
+	json_put(obj, "checked", json_boolean(r->carry.checked));
+	json_put(obj, "pairs", json_count(r->carry.pairs));
+	json_put(obj, "first_half_pct", json_real_or_null(r->carry.checked ?
+							   r->carry.first_pct : NAN));
+	json_put(obj, "second_half_pct", json_real_or_null(r->carry.checked ?
+							    r->carry.second_pct : NAN));
+	json_put(obj, "p", json_real_or_null(r->carry.checked ? r->carry.test.p : NAN));
+	json_put(obj, "long_checked", json_boolean(r->carry.long_checked));
+	json_put(obj, "short_pairs", json_count(r->carry.short_pairs));
+	json_put(obj, "long_pairs", json_count(r->carry.long_pairs));
+	json_put(obj, "short_pct", json_real_or_null(r->carry.long_checked ?
+						      r->carry.short_pct : NAN));
+	json_put(obj, "long_pct", json_real_or_null(r->carry.long_checked ?
+						     r->carry.long_pct : NAN));
+	json_put(obj, "long_p", json_real_or_null(r->carry.long_checked ?
+						   r->carry.long_p : NAN));
+	json_put(obj, "found", json_boolean(r->carry.found));
+	json_put(doc, "carry_over", obj);
 	obj = json_object();
 	json_put(obj, "kept", json_count(r->pairs.kept));
 	json_put(obj, "dropped", json_count(r->pairs.dropped));
@@ -262,6 +355,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	obj = json_object();
 	json_put(obj, "read", json_count(il->intervals_read));
 	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	json_put(obj, "settling", json_count(il->intervals_settling));
 	json_put(obj, "before_first", json_count(il->intervals_before_first));
 	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
@@ -293,7 +387,8 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,p,wilcoxon_w,wilcoxon_p,"
 	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
 	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
-	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s\n", out);
+	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signflip_p,"
+	      "pairs_ab,pairs_ba,balanced,carry_over_p,carry_over\n", out);
 	/* names and markers have no commas or quotes (see --metric-name) */
 	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
 		c->n);
@@ -305,16 +400,16 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	ab_csv_number(out, c->b.cov_pct);
 	ab_csv_number(out, c->d.mean);
 	ab_csv_number(out, c->d.stddev);
-	ab_csv_number(out, c->diff_pct);
-	ab_csv_number(out, c->diff_ci_lo_pct);
-	ab_csv_number(out, c->diff_ci_hi_pct);
+	ab_csv_number(out, r->test.mean);
+	ab_csv_number(out, r->test.ci_lo);
+	ab_csv_number(out, r->test.ci_hi);
 	ab_csv_number(out, c->t);
 	ab_csv_number(out, c->df);
 	ab_csv_number(out, c->p);
 	ab_csv_number(out, c->wilcoxon_w);
 	ab_csv_number(out, c->wilcoxon_p);
-	stats_format_marker(marker, sizeof(marker), c->diff_pct, c->significant);
-	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, c->significant, marker);
+	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
+	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, il_significant(r), marker);
 	ab_csv_number(out, c->correlation);
 	ab_csv_number(out, c->noise_pct);
 	ab_csv_number(out, c->mde_pct);
@@ -326,7 +421,11 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	ab_csv_number(out, r->kept_time_s);
 	ab_csv_number(out, r->flip_to_b.n ? r->flip_to_b.median : NAN);
 	ab_csv_number(out, r->flip_to_a.n ? r->flip_to_a.median : NAN);
-	fputc('\n', out);
+	ab_csv_number(out, r->test.p);
+	fprintf(out, ",%zu,%zu,%d", r->balance.pairs_ab, r->balance.pairs_ba,
+		r->balance.balanced);
+	ab_csv_number(out, r->carry.checked ? r->carry.test.p : NAN);
+	fprintf(out, ",%d\n", r->carry.found);
 }
 
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
@@ -352,6 +451,10 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 	r.out_of_time = s->il_end.out_of_time;
 	r.precision_reached = s->il_end.precision_reached;
 	r.command_ended = s->il_end.command_ended;
+	if (s->save) {
+		il_print_json(s->save, &r);
+		fflush(s->save);
+	}
 	switch (s->opts.format) {
 	case AB_FORMAT_TABLE:
 		il_print_table(stdout, &r);
@@ -366,6 +469,14 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 	case AB_FORMAT_CSV:
 		il_print_csv(stdout, &r);
 		break;
+	}
+	if (!r.balance.balanced) {
+		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
+			     r.balance.pairs_ab, r.balance.pairs_ba,
+			     r.balance.a_after_flip, r.balance.b_after_flip,
+			     r.balance.slow_to_a, r.balance.flips_to_a,
+			     r.balance.slow_to_b, r.balance.flips_to_b);
+		return EXIT_CHECK_FAILED;
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "fileio.h"
+#include "json.h"
 #include "knob.h"
 #include "knobfile.h"
 #include "output.h"
@@ -91,7 +92,7 @@ static int run_switch(struct ab_session *s, const char *value,
 	char *argv[] = { "/bin/sh", "-c", script, "vmpctl-ab", (char *)value,
 			 NULL };
 	struct child_spec spec = { .argv = argv, .capture_max = 65536,
-				   .despite_stop = back_to_a };
+				   .despite_stop = back_to_a, .own_group = true };
 	struct child_result res;
 	char why[96];
 	int err;
@@ -243,7 +244,7 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		   const char *what, size_t index, size_t total)
 {
 	struct child_spec spec = { .argv = s->opts.cmd,
-				   .capture_max = AB_OUTPUT_MAX };
+				   .capture_max = AB_OUTPUT_MAX, .own_group = true };
 	struct ab_counters before, after;
 	struct child_result res;
 	char why[96];
@@ -291,6 +292,30 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	return err;
 }
 
+/* --save: the run as a JSON line, the moment it is measured. */
+static void save_run(struct ab_session *s, const struct ab_run *run)
+{
+	json_t *line;
+
+	if (!s->save)
+		return;
+	line = json_object();
+	json_put(line, "type", json_text("run"));
+	json_put(line, "index", json_count(s->n_runs - 1));
+	json_put(line, "block", json_count((s->n_runs - 1) / 2));
+	json_put(line, "arm", json_text(ab_arm_name(run->arm)));
+	json_put(line, "metric", json_real_or_null(run->metric));
+	json_put(line, "wall_s", json_real_or_null(run->wall_s));
+	json_put(line, "user_s", json_real_or_null(run->user_s));
+	json_put(line, "sys_s", json_real_or_null(run->sys_s));
+	json_put(line, "knob_write_s", json_real_or_null(run->knob_write_s));
+	json_put(line, "toggled", json_boolean(run->knob_toggled));
+	json_put(line, "pgscan", run->have_reclaim ? json_count(run->pgscan) : json_null());
+	json_put(line, "skipped", run->have_skipped ? json_count(run->skipped) : json_null());
+	json_print_line(s->save, line);
+	fflush(s->save);
+}
+
 static int add_run(struct ab_session *s, const struct ab_run *run)
 {
 	if (s->n_runs == s->runs_allocated) {
@@ -303,6 +328,7 @@ static int add_run(struct ab_session *s, const struct ab_run *run)
 		s->runs_allocated = n;
 	}
 	s->runs[s->n_runs++] = *run;
+	save_run(s, run);
 	return 0;
 }
 
@@ -318,6 +344,29 @@ static bool precision_reached(struct ab_session *s)
 		(c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
 }
 
+/*
+ * --ignore-failure: whether the run's failure (the command's, or its
+ * metric's; not a stop, nor the knob's) only drops its block. A command
+ * that fails more often than --runs blocks are asked for ends the A/B.
+ */
+static bool ignored_failure(struct ab_session *s, int err,
+			    struct ab_report *report)
+{
+	unsigned int most = s->opts.runs > 3 ? s->opts.runs : 3;
+
+	if (!s->opts.ignore_failure ||
+	    (err != -ECHILD && err != -ENOENT && err != -EINVAL))
+		return false;
+	if (++report->blocks_failed > most) {
+		vmpctl_error("ab: %u failed runs: more than the %u blocks --ignore-failure allows",
+			     report->blocks_failed, most);
+		return false;
+	}
+	ab_progress("ab: the failed run's block is dropped (--ignore-failure): %u so far\n",
+		    report->blocks_failed);
+	return true;
+}
+
 /* Warmup, then blocks until --runs (and --until-precision) are done. */
 static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 		   struct ab_report *report)
@@ -326,13 +375,13 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 	double start = monotonic_s();
 	size_t total = 2 * (size_t)o->runs;
 	unsigned int blocks = 0;
-	struct ab_run run;
-	int err;
+	struct ab_run run, block[2];
+	int err = 0;
 
 	for (unsigned int i = 0; i < o->warmup; i++) {
 		err = run_arm(s, i % 2 ? AB_ARM_B : AB_ARM_A, &run, "warmup",
 			      i + 1, o->warmup);
-		if (err)
+		if (err && !ignored_failure(s, err, report))
 			return err;
 	}
 	for (;;) {
@@ -347,14 +396,20 @@ static int run_all(struct ab_session *s, struct ab_schedule *schedule,
 		}
 		ab_schedule_next(schedule, arms);
 		for (int i = 0; i < 2; i++) {
-			err = run_arm(s, arms[i], &run, "run", s->n_runs + 1,
+			err = run_arm(s, arms[i], &block[i], "run", s->n_runs + 1 + i,
 				      total > s->n_runs ? total : s->n_runs + 1);
 			if (err)
-				return err;
-			err = add_run(s, &run);
+				break;
+		}
+		if (err && ignored_failure(s, err, report))
+			continue;
+		if (err)
+			return err;
+		for (int i = 0; i < 2; i++) {
+			err = add_run(s, &block[i]);
 			if (err)
 				return err;
-			report_warnings(s, s->n_runs, &run);
+			report_warnings(s, s->n_runs, &block[i]);
 		}
 		blocks++;
 		if (o->precision_pct > 0 && blocks >= o->runs)
@@ -461,6 +516,7 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	double elapsed = report->elapsed_s;
 	bool reached = report->precision_reached;
 	bool out_of_time = report->out_of_time;
+	unsigned int blocks_failed = report->blocks_failed;
 	int err;
 
 	if (ab_build_report(&s->opts, s->runs, s->n_runs, report)) {
@@ -473,12 +529,32 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	report->elapsed_s = elapsed;
 	report->precision_reached = reached;
 	report->out_of_time = out_of_time;
+	report->blocks_failed = blocks_failed;
+	if (s->save) {
+		ab_print_json(s->save, report);
+		fflush(s->save);
+	}
 	err = print_report(report);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;
+}
+
+/* Whether an A/B that ended early has enough for a report. */
+static bool measured_enough(const struct ab_session *s, bool interleaved)
+{
+	struct il_pair_counts pairs;
+	size_t per_arm[2] = { 0 };
+
+	if (interleaved) {
+		il_count_pairs(&s->il, &pairs);
+		return pairs.kept >= 2;
+	}
+	for (size_t i = 0; i < s->n_runs; i++)
+		per_arm[s->runs[i].arm]++;
+	return per_arm[AB_ARM_A] >= 2 && per_arm[AB_ARM_B] >= 2;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -498,6 +574,7 @@ int cmd_ab(int argc, char **argv)
 	interleaved = s.opts.interleave_s > 0;
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
+	s.opts.seed = seed;	/* the sign-flip test's random swaps too */
 	if (ab_schedule_init(&schedule, s.opts.order, seed)) {
 		vmpctl_error("ab: %s", strerror(ENOMEM));
 		ab_options_free(&s.opts);
@@ -506,6 +583,15 @@ int cmd_ab(int argc, char **argv)
 	rc = ab_open_knob(&s);
 	if (rc)
 		goto out;
+	if (s.opts.save_path) {
+		s.save = fopen(s.opts.save_path, "we");
+		if (!s.save) {
+			vmpctl_error("ab: --save: %s cannot be written: %s",
+				     s.opts.save_path, strerror(errno));
+			rc = EXIT_ENVIRONMENT;
+			goto out;
+		}
+	}
 	stop_signals_install();
 
 	err = interleaved ? ab_interleave_run(&s, &schedule) :
@@ -515,6 +601,15 @@ int cmd_ab(int argc, char **argv)
 		rc = EXIT_RESTORE_FAILED;
 	/* the knob is back: from here a signal may end vmpctl as usual */
 	stop_signals_restore();
+	if (err && measured_enough(&s, interleaved)) {
+		/* what was measured before the stop or the failure is not lost */
+		vmpctl_error("ab: the report below is of what was measured before %s",
+			     stop_requested() ? "the stop" : "the failure");
+		if (interleaved)
+			ab_interleave_report(&s, seed);
+		else
+			report_runs(&s, seed, &report);
+	}
 	if (stop_requested()) {
 		vmpctl_error("ab: stopped by %s after %zu %s; %s",
 			     stop_signal_name(stop_signal(), signame,
@@ -538,6 +633,11 @@ int cmd_ab(int argc, char **argv)
 			rc = report_rc;
 	}
 out:
+	if (s.save && fclose(s.save) && !rc) {
+		vmpctl_error("ab: --save: writing %s: %s", s.opts.save_path,
+			     strerror(errno));
+		rc = EXIT_CHECK_FAILED;
+	}
 	ab_schedule_free(&schedule);
 	ab_options_free(&s.opts);
 	if (!s.opts.switch_cmd)

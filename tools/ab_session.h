@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ab.h"
 #include "child.h"
@@ -41,6 +42,7 @@ struct ab_session {
 	size_t runs_allocated;
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
+	FILE *save;			/* --save; NULL without */
 };
 
 struct ab_counters {
@@ -83,7 +85,16 @@ int ab_restore_knob(struct ab_session *s);
  */
 int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule);
 
-/* The interleaved report on stdout; 0 or EXIT_CHECK_FAILED. */
+/*
+ * The interleaved report on stdout (and its JSON line in --save's file);
+ * 0 or EXIT_CHECK_FAILED.
+ */
 int ab_interleave_report(struct ab_session *s, unsigned long seed);
+
+/*
+ * --save: one JSON line for slice index of s->il, as it became final
+ * (times relative to the first flip). Nothing without --save.
+ */
+void ab_save_slice(struct ab_session *s, size_t index);
 
 #endif

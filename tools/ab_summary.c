@@ -16,6 +16,14 @@ void ab_cell(char *buf, size_t size, const char *fmt, double value)
 		snprintf(buf, size, "-");
 }
 
+void ab_ci_cell(char *buf, size_t size, double lo_pct, double hi_pct)
+{
+	if (isfinite(lo_pct) && isfinite(hi_pct))
+		snprintf(buf, size, "[%+.2f%%, %+.2f%%]", lo_pct, hi_pct);
+	else
+		snprintf(buf, size, "unbounded");
+}
+
 void ab_add_summary_row(struct table *t, const char *metric, const char *arm,
 			const struct stats_summary *s, bool with_cov)
 {

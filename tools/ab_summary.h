@@ -23,6 +23,9 @@ extern const char *const ab_summary_headers[];
 /* value printed with fmt, or "-" when it is not a finite number. */
 void ab_cell(char *buf, size_t size, const char *fmt, double value);
 
+/* A 95% interval of a difference, "[lo%, hi%]", or "unbounded". */
+void ab_ci_cell(char *buf, size_t size, double lo_pct, double hi_pct);
+
 /*
  * Appends a row: metric, arm, then s. with_cov false prints "-" for the
  * coefficient of variation (of a difference near 0 it means nothing).

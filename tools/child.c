@@ -88,6 +88,8 @@ static void run_in_child(const struct child_spec *spec, int out_fd)
 	int null_fd;
 
 	stop_signals_reset_in_child();
+	if (spec->own_group)
+		setpgid(0, 0);
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0) {
 		vmpctl_error("child: stdin from /dev/null: %s", strerror(errno));
@@ -102,6 +104,12 @@ static void run_in_child(const struct child_spec *spec, int out_fd)
 	execvp(spec->argv[0], spec->argv);
 	vmpctl_error("running %s: %s", spec->argv[0], strerror(errno));
 	_exit(errno == ENOENT ? CHILD_EXIT_NOT_FOUND : CHILD_EXIT_CANNOT_EXEC);
+}
+
+/* The child, or its whole process group with own_group. */
+static void signal_child(const struct child_spec *spec, pid_t pid, int sig)
+{
+	kill(spec->own_group ? -pid : pid, sig);
 }
 
 static int forward_signal(int sig)
@@ -143,23 +151,24 @@ static void handle_stop(const struct child_spec *spec, pid_t pid,
 	if (stop_count() <= stops_before)
 		return;
 	if (!r->stopped) {
-		kill(pid, forward_signal(stop_signal()));
+		signal_child(spec, pid, forward_signal(stop_signal()));
 		r->stopped = true;
 		*stops_at_forward = stop_count();
 		*kill_at = monotonic_s() + grace_s(spec);
 		return;
 	}
 	if (!r->killed && stop_count() > *stops_at_forward) {
-		kill(pid, SIGKILL);
+		signal_child(spec, pid, SIGKILL);
 		r->killed = true;
 	}
 }
 
 /* SIGKILL for a child asked to end (a stop or on_wake) once the grace is over. */
-static void escalate(pid_t pid, struct child_result *r, double kill_at)
+static void escalate(const struct child_spec *spec, pid_t pid,
+		     struct child_result *r, double kill_at)
 {
 	if ((r->stopped || r->ended) && !r->killed && monotonic_s() >= kill_at) {
-		kill(pid, SIGKILL);
+		signal_child(spec, pid, SIGKILL);
 		r->killed = true;
 	}
 }
@@ -174,7 +183,7 @@ static void watch_child(const struct child_spec *spec, pid_t pid,
 	if (spec->on_wake(spec->ctx, wake_at))
 		return;
 	*wake_at = INFINITY;
-	kill(pid, SIGTERM);
+	signal_child(spec, pid, SIGTERM);
 	r->ended = true;
 	*kill_at = monotonic_s() + grace_s(spec);
 }
@@ -211,6 +220,9 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 		err = -errno;
 		goto out;
 	}
+	/* in both processes: no signal can come before the group exists */
+	if (pid > 0 && spec->own_group)
+		setpgid(pid, pid);
 	if (pid == 0) {
 		if (pipefd[0] >= 0)
 			close(pipefd[0]);
@@ -229,7 +241,7 @@ int child_run(const struct child_spec *spec, struct child_result *r)
 		pid_t done;
 
 		handle_stop(spec, pid, r, stops_before, &stops_at_forward, &kill_at);
-		escalate(pid, r, kill_at);
+		escalate(spec, pid, r, kill_at);
 		done = wait4(pid, &r->status, WNOHANG, &usage);
 		if (done == pid)
 			break;

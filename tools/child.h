@@ -13,6 +13,10 @@
  * SIGTERM), and a child still alive CHILD_STOP_GRACE_S later, or at a
  * second stop signal, is killed with SIGKILL. The child is always reaped.
  *
+ * With own_group the child leads a process group of its own and every
+ * signal above goes to that group: a shell's or a workload's own
+ * children end with it instead of outliving it (ab's commands).
+ *
  * A caller that must act while the child runs (ab --interleave flips a
  * knob and reads the child's progress lines) gives on_output, which sees
  * each chunk of captured stdout as it arrives, and on_wake, which runs
@@ -43,6 +47,7 @@ struct child_spec {
 	 */
 	bool despite_stop;
 	double stop_grace_s;		/* 0: CHILD_STOP_GRACE_S */
+	bool own_group;			/* its own process group, signalled whole */
 	/* with capture_max > 0: every chunk of stdout, as read */
 	void (*on_output)(void *ctx, const char *data, size_t n);
 	/*

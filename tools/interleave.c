@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 void il_init(struct interleave *il, double max_flip_s, size_t warmup)
 {
 	memset(il, 0, sizeof(*il));
@@ -53,6 +55,8 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 	memset(s, 0, sizeof(*s));
 	s->arm = arm;
 	s->warmup = il->n < il->warmup;
+	s->long_slice = !s->warmup && il->long_every &&
+		((il->n - il->warmup) / 2) % il->long_every == il->long_every - 1;
 	s->flip_started = flip_started;
 	s->start = start;
 	s->end = INFINITY;
@@ -60,6 +64,24 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 	s->toggled = toggled;
 	il->n++;
 	return 0;
+}
+
+/* Into the slice, and into the half of it where the interval's middle is. */
+static void add_to_slice(const struct interleave *il, struct il_slice *s,
+			 const struct rate_interval *iv)
+{
+	s->count += iv->count;
+	s->time_s += iv->interval_s;
+	s->intervals++;
+	if (il->slice_s > 0) {
+		double counted_from = s->start + il->settle_s;
+		double length = s->long_slice ? IL_LONG_FACTOR * il->slice_s : il->slice_s;
+		double middle = (counted_from + s->flip_started + length) / 2;
+		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
+
+		s->half_count[half] += iv->count;
+		s->half_time_s[half] += iv->interval_s;
+	}
 }
 
 enum il_placed il_add_interval(struct interleave *il,
@@ -90,9 +112,11 @@ enum il_placed il_add_interval(struct interleave *il,
 		il->intervals_straddling++;
 		return IL_STRADDLES;
 	}
-	il->slices[k].count += iv->count;
-	il->slices[k].time_s += iv->interval_s;
-	il->slices[k].intervals++;
+	if (begin < il->slices[k].start + il->settle_s) {
+		il->intervals_settling++;
+		return IL_SETTLING;
+	}
+	add_to_slice(il, &il->slices[k], iv);
 	return IL_IN_SLICE;
 }
 
@@ -125,6 +149,12 @@ enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index)
 	if (other == IL_OPEN)
 		return IL_OPEN;
 	return other == IL_KEPT ? IL_KEPT : IL_PARTNER_DROPPED;
+}
+
+double il_slice_length(const struct interleave *il, size_t index)
+{
+	return il->slices[index].long_slice ? IL_LONG_FACTOR * il->slice_s :
+		il->slice_s;
 }
 
 double il_slice_rate(const struct il_slice *slice)
@@ -266,6 +296,219 @@ static void count_sanity(const struct interleave *il,
 	}
 }
 
+/* Two-sided exact binomial test of k successes in n fair coin tosses. */
+static double fair_coin_p(size_t k, size_t n)
+{
+	double below, above;
+
+	if (!n)
+		return 1;
+	below = gsl_cdf_binomial_P((unsigned int)k, 0.5, (unsigned int)n);
+	above = k ? gsl_cdf_binomial_Q((unsigned int)k - 1, 0.5, (unsigned int)n) : 1;
+	return fmin(1, 2 * fmin(below, above));
+}
+
+static void count_balance(const struct interleave *il, size_t first,
+			  enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_balance *b = arg;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	if (il->slices[first].arm == AB_ARM_A)
+		b->pairs_ab++;
+	else
+		b->pairs_ba++;
+	for (size_t k = first; k < first + 2; k++) {
+		if (!il->slices[k].toggled)
+			continue;
+		if (il->slices[k].arm == AB_ARM_A)
+			b->a_after_flip++;
+		else
+			b->b_after_flip++;
+	}
+}
+
+static void count_slow_flips(const struct interleave *il, size_t first,
+			     enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_balance *b = arg;
+	enum il_fate fates[2] = { f0, f1 };
+
+	for (size_t k = first; k < first + 2; k++) {
+		bool slow = fates[k - first] == IL_FLIP_TOO_LONG;
+
+		if (!il->slices[k].toggled)
+			continue;
+		if (il->slices[k].arm == AB_ARM_A) {
+			b->flips_to_a++;
+			b->slow_to_a += slow;
+		} else {
+			b->flips_to_b++;
+			b->slow_to_b += slow;
+		}
+	}
+}
+
+static double share(size_t part, size_t whole)
+{
+	return whole ? (double)part / (double)whole : 0;
+}
+
+void il_check_balance(const struct interleave *il, struct il_balance *b)
+{
+	memset(b, 0, sizeof(*b));
+	each_final_pair(il, count_balance, b);
+	each_final_pair(il, count_slow_flips, b);
+	b->drop_skew = fabs(share(b->slow_to_a, b->flips_to_a) -
+			    share(b->slow_to_b, b->flips_to_b));
+	b->order_p = fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
+	b->flip_p = fair_coin_p(b->a_after_flip, b->a_after_flip + b->b_after_flip);
+	b->balanced = b->order_p >= IL_BALANCE_ALPHA &&
+		b->flip_p >= IL_BALANCE_ALPHA && b->drop_skew <= IL_DROP_SKEW_MAX;
+}
+
+static double half_rate(const struct il_slice *s, int half)
+{
+	return s->half_time_s[half] > 0 ? s->half_count[half] / s->half_time_s[half] : NAN;
+}
+
+/* Per pair with both halves of both slices: B - A in each half, in a[], b[]. */
+static void take_halves(const struct interleave *il, size_t first,
+			enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct pair_arrays *h = arg;
+	const struct il_slice *a, *b;
+	double d[2];
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	a = &il->slices[first];
+	b = &il->slices[first + 1];
+	if (a->arm != AB_ARM_A) {
+		a = b;
+		b = &il->slices[first];
+	}
+	for (int half = 0; half < 2; half++) {
+		d[half] = half_rate(b, half) - half_rate(a, half);
+		if (isnan(d[half]))
+			return;
+	}
+	h->a[h->n] = d[0];
+	h->b[h->n] = d[1];
+	h->n++;
+}
+
+static int check_carry_over(const struct interleave *il, double mean_a,
+			    unsigned long seed, struct il_carry_over *c)
+{
+	size_t room = il->n / 2 + 1;
+	struct pair_arrays h = { malloc(room * sizeof(double)),
+				 malloc(room * sizeof(double)), 0 };
+	double *change = malloc(room * sizeof(double));
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!h.a || !h.b || !change) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (il->slice_s > 0)
+		each_final_pair(il, take_halves, &h);
+	if (h.n < 2)
+		goto out;
+	for (size_t i = 0; i < h.n; i++) {
+		h.a[i] *= 100 / mean_a;
+		h.b[i] *= 100 / mean_a;
+		change[i] = h.a[i] - h.b[i];
+		c->first_pct += h.a[i] / (double)h.n;
+		c->second_pct += h.b[i] / (double)h.n;
+	}
+	err = stats_signflip(change, h.n, seed, &c->test);
+	if (err)
+		goto out;
+	c->checked = true;
+	c->pairs = h.n;
+out:
+	free(h.a);
+	free(h.b);
+	free(change);
+	return err;
+}
+
+/* Kept pairs' B - A, short pairs' into a[], long pairs' into b[]. */
+struct by_length {
+	double *diff[2];	/* [0] short, [1] long */
+	size_t n[2];
+};
+
+static void take_by_length(const struct interleave *il, size_t first,
+			   enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct by_length *l = arg;
+	const struct il_slice *x = &il->slices[first], *y = &il->slices[first + 1];
+	double d = il_slice_rate(x->arm == AB_ARM_B ? x : y) -
+		il_slice_rate(x->arm == AB_ARM_B ? y : x);
+	int kind = x->long_slice;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	l->diff[kind][l->n[kind]++] = d;
+}
+
+/*
+ * --long-every: an effect that lingers longer than a short slice is
+ * smaller in the short pairs than in the long ones. The test: sign flips
+ * of each pair's difference weighted 1 / n_short for short pairs and
+ * -1 / n_long for long ones (their sum is mean short - mean long). A flip
+ * keeps each pair's own spread, which the long pairs' drift makes larger;
+ * exact when B does nothing, conservative when it has an effect that
+ * does not depend on the slice length (centring on the mean instead
+ * called carry-over in 11% of A/A runs under drift, test_calibration).
+ */
+static int compare_long_pairs(const struct interleave *il, double mean_a,
+			      unsigned long seed, struct il_carry_over *c)
+{
+	size_t room = il->n / 2 + 1, n;
+	struct by_length l = { { malloc(room * sizeof(double)),
+				 malloc(room * sizeof(double)) }, { 0, 0 } };
+	double *weighted = malloc(2 * room * sizeof(double));
+	double kind_mean[2] = { 0, 0 };
+	struct stats_signflip test;
+	int err = 0;
+
+	if (!l.diff[0] || !l.diff[1] || !weighted) {
+		err = -ENOMEM;
+		goto out;
+	}
+	each_final_pair(il, take_by_length, &l);
+	if (l.n[0] < 2 || l.n[1] < 2)
+		goto out;
+	n = 0;
+	for (int kind = 0; kind < 2; kind++) {
+		for (size_t i = 0; i < l.n[kind]; i++) {
+			double d = 100 * l.diff[kind][i] / mean_a;
+
+			kind_mean[kind] += d / (double)l.n[kind];
+			weighted[n++] = (kind ? -d : d) / (double)l.n[kind];
+		}
+	}
+	err = stats_signflip(weighted, n, seed, &test);
+	if (err)
+		goto out;
+	c->long_checked = true;
+	c->short_pairs = l.n[0];
+	c->long_pairs = l.n[1];
+	c->short_pct = kind_mean[0];
+	c->long_pct = kind_mean[1];
+	c->long_p = test.p;
+out:
+	free(l.diff[0]);
+	free(l.diff[1]);
+	free(weighted);
+	return err;
+}
+
 static void add_kept_time(const struct interleave *il, size_t first,
 			  enum il_fate f0, enum il_fate f1, void *arg)
 {
@@ -292,8 +535,24 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 	}
 	il_count_pairs(il, &r->pairs);
 	n = il_kept_pairs(il, a, b);
+	il_check_balance(il, &r->balance);
 	if (n >= 2) {
 		err = stats_compare_paired(a, b, n, &r->cmp);
+		if (err)
+			goto out;
+		/* b[] becomes the pairs' differences in percent of mean A */
+		for (size_t i = 0; i < n; i++)
+			b[i] = 100 * (b[i] - a[i]) / r->cmp.a.mean;
+		err = stats_signflip(b, n, opts->seed, &r->test);
+		if (!err)
+			err = check_carry_over(il, r->cmp.a.mean, opts->seed,
+					       &r->carry);
+		if (!err)
+			err = compare_long_pairs(il, r->cmp.a.mean, opts->seed,
+						 &r->carry);
+		/* two looks at carry-over, each at half the level */
+		r->carry.found = (r->carry.checked && r->carry.test.p < STATS_ALPHA / 2) ||
+			(r->carry.long_checked && r->carry.long_p < STATS_ALPHA / 2);
 		if (err)
 			goto out;
 		r->compared = true;

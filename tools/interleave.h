@@ -19,6 +19,9 @@
  * their lengths. Dropped and counted:
  *  - a report interval that straddles a flip window (or any slice
  *    boundary): it mixes two arms, or the flip's own disturbance;
+ *  - a report interval that begins within settle_s of its slice's start
+ *    (--settle), in every slice of both arms alike, whether the knob
+ *    changed or not: the time the system takes to get over a flip;
  *  - a slice whose knob write took longer than max_flip_s: a flip that
  *    slow says the system was held up (an RCU-tasks grace period waiting
  *    for a task in a long syscall), not in the steady state being
@@ -26,6 +29,13 @@
  *  - a slice without a whole report interval (DURATION too short for the
  *    command's --report-interval);
  *  - with either slice of a pair, the pair.
+ * The flip-time rule depends on the arm when flips toward one arm are
+ * slower (ftrace attaching versus detaching): the report checks that the
+ * kept pairs are still balanced (as many AB as BA, as many slices of A as
+ * of B right after a flip that changed the knob) and gives no verdict
+ * when they are not.
+ * With slice_s set, each slice's intervals are also summed per half of
+ * the slice (after the settle time), for the carry-over check.
  * A slice is final once a report interval ending at or after its end has
  * been read (the command reports in order), or when the command ended.
  */
@@ -40,13 +50,17 @@
 #include "ab.h"
 #include "rate.h"
 #include "stats_paired.h"
+#include "stats_signflip.h"
 
 /* --max-flip's default: this fraction of DURATION */
 #define IL_MAX_FLIP_FRACTION 0.25
+/* --long-every's pairs have slices this many times as long */
+#define IL_LONG_FACTOR 4
 
 struct il_slice {
 	enum ab_arm arm;
 	bool warmup;
+	bool long_slice;	/* of a --long-every pair: IL_LONG_FACTOR slice_s */
 	double flip_started;	/* the end of the slice before */
 	double start;		/* counting starts: the flip is over */
 	double end;		/* the next flip started; INFINITY while open */
@@ -55,6 +69,8 @@ struct il_slice {
 	double count;		/* of the intervals inside */
 	double time_s;
 	size_t intervals;
+	double half_count[2];	/* the same per half of the slice (slice_s) */
+	double half_time_s[2];
 	/* kernel counters from start to end (ab_run's sanity checks) */
 	bool have_reclaim;
 	uint64_t pgscan;
@@ -75,6 +91,7 @@ enum il_fate {
 enum il_placed {
 	IL_IN_SLICE,
 	IL_STRADDLES,		/* across a flip window or slice boundary */
+	IL_SETTLING,		/* within settle_s of its slice's start */
 	IL_BEFORE_FIRST,	/* before the first slice began */
 	IL_OUT_OF_ORDER,	/* ends no later than one read before: ignored */
 };
@@ -82,6 +99,9 @@ enum il_placed {
 struct interleave {
 	double max_flip_s;
 	size_t warmup;		/* slices before the first pair */
+	double settle_s;	/* set after il_init(): --settle */
+	double slice_s;		/* set after il_init(): the halves; 0 none */
+	size_t long_every;	/* set after il_init(): every such pair long; 0 none */
 	struct il_slice *slices;
 	size_t n;
 	size_t allocated;
@@ -90,6 +110,7 @@ struct interleave {
 	bool input_done;	/* the command ended: all slices are final */
 	size_t intervals_read;
 	size_t intervals_straddling;
+	size_t intervals_settling;
 	size_t intervals_before_first;
 	size_t intervals_out_of_order;
 };
@@ -123,6 +144,9 @@ enum il_fate il_slice_fate(const struct interleave *il, size_t index);
  */
 enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index);
 
+/* The time from slice index's flip to the next: slice_s, or long. */
+double il_slice_length(const struct interleave *il, size_t index);
+
 /* A slice's rate (count / time); NaN without an interval. */
 double il_slice_rate(const struct il_slice *slice);
 
@@ -142,14 +166,70 @@ void il_count_pairs(const struct interleave *il, struct il_pair_counts *c);
  */
 size_t il_kept_pairs(const struct interleave *il, double *a, double *b);
 
+/*
+ * Whether the kept pairs are balanced: the order of arms and which arm
+ * follows a flip that changed the knob are as even as a fair coin makes
+ * them (two-sided binomial p at or above IL_BALANCE_ALPHA each), and the
+ * flip-time rule dropped about as large a share of the flips toward A as
+ * of those toward B (the shares differ by at most IL_DROP_SKEW_MAX): with
+ * few pairs a coin may look fair by chance, a skewed drop rule does not.
+ */
+#define IL_BALANCE_ALPHA 0.01
+#define IL_DROP_SKEW_MAX 0.25
+
+struct il_balance {
+	size_t pairs_ab;
+	size_t pairs_ba;
+	size_t a_after_flip;	/* slices of kept pairs whose flip toggled */
+	size_t b_after_flip;
+	double order_p;
+	double flip_p;
+	/* final paired slices whose flip toggled, and those over --max-flip */
+	size_t flips_to_a;
+	size_t flips_to_b;
+	size_t slow_to_a;
+	size_t slow_to_b;
+	double drop_skew;	/* |slow_to_a / flips_to_a - slow_to_b / flips_to_b| */
+	bool balanced;
+};
+
+void il_check_balance(const struct interleave *il, struct il_balance *b);
+
+/*
+ * Carry-over: B vs A (percent of mean A) in the first and second half of
+ * the slices, and the sign-flip test of their difference over the pairs
+ * with both halves measured; with --long-every, B vs A in the short and
+ * the long pairs and a sign-flip test of that difference too. found: a
+ * test's p is below 0.025 (the two together at 0.05).
+ */
+struct il_carry_over {
+	bool checked;		/* slice_s set and at least one such pair */
+	size_t pairs;
+	double first_pct;
+	double second_pct;
+	struct stats_signflip test;	/* of first - second */
+	/* with --long-every: B vs A in the short and the long pairs */
+	bool long_checked;	/* at least 2 pairs of each */
+	size_t short_pairs;
+	size_t long_pairs;
+	double short_pct;
+	double long_pct;
+	double long_p;		/* sign flips of short against long */
+	bool found;		/* the halves or short and long differ */
+};
+
 /* What ab --interleave reports. */
 struct il_report {
 	const struct ab_options *opts;
 	const struct interleave *il;
 	const char *knob_path;
 	unsigned long seed;
-	bool compared;		/* at least 2 pairs: cmp is set */
+	bool compared;		/* at least 2 pairs: cmp and test are set */
 	struct stats_paired cmp;
+	/* the primary test: sign flips of 100 (b_i - a_i) / mean A */
+	struct stats_signflip test;
+	struct il_balance balance;
+	struct il_carry_over carry;
 	size_t pairs_needed;	/* for --target; 0 when not asked */
 	struct il_pair_counts pairs;
 	size_t slices_final;	/* warmup and paired slices that are final */
@@ -176,7 +256,10 @@ struct il_report {
 int il_build_report(const struct interleave *il, const struct ab_options *opts,
 		    struct il_report *r);
 
-/* "B better", "B worse" or "~" (the paired p is not below 0.05). */
+/*
+ * "B better", "B worse", "~" (the sign-flip test's p is not below 0.05),
+ * or "no verdict" when the kept pairs are unbalanced.
+ */
 const char *il_verdict(const struct il_report *r);
 
 void il_print_table(FILE *out, const struct il_report *r);

@@ -318,3 +318,15 @@ int stats_format_marker(char *buf, size_t len, double diff_pct,
 		return snprintf(buf, len, "*%.2f%%*", diff_pct);
 	return snprintf(buf, len, "(%6.2f%%)", diff_pct);
 }
+
+void stats_wilson(size_t k, size_t n, double *lo, double *hi)
+{
+	double z = gsl_cdf_ugaussian_Pinv(1.0 - STATS_ALPHA / 2.0);
+	double p = (double)k / (double)n, z2n = z * z / (double)n;
+	double centre = (p + z2n / 2) / (1 + z2n);
+	double half = z / (1 + z2n) * sqrt(p * (1 - p) / (double)n +
+					   z2n / (4 * (double)n));
+
+	*lo = fmax(0, centre - half);
+	*hi = fmin(1, centre + half);
+}

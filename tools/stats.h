@@ -119,4 +119,10 @@ size_t stats_runs_needed(double noise_pct, double target_pct);
 int stats_format_marker(char *buf, size_t len, double diff_pct,
 			bool significant);
 
+/*
+ * Wilson's 95% score interval for a proportion of k in n (n > 0): how
+ * well a counted rate (an A/A's false positives) is known.
+ */
+void stats_wilson(size_t k, size_t n, double *lo, double *hi);
+
 #endif

@@ -377,6 +377,86 @@ static void test_sanity_per_slice(void **state)
 	il_free(&il);
 }
 
+/*
+ * --settle 0.25: in every slice, the intervals that begin within 0.25 s
+ * of its start are not counted, whether its flip changed the knob (A to
+ * B) or not (B to B).
+ */
+static void test_settle_in_both_arms(void **state)
+{
+	struct interleave il;
+	size_t settling = 0;
+
+	(void)state;
+	il_init(&il, 0.25, 0);
+	il.settle_s = 0.25;
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 1, 1.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 2, 2.125, 0.125, false), 0);
+	for (int i = 0; i < 24; i++) {
+		struct rate_interval iv = interval(0.125 * i, 0.125 * (i + 1), 100);
+
+		settling += il_add_interval(&il, &iv) == IL_SETTLING;
+	}
+	/* [s, s+0.125] and [s+0.125, s+0.25] of each slice start s */
+	assert_int_equal(settling, 6);
+	assert_int_equal(il.intervals_settling, 6);
+	assert_int_equal(il.slices[0].intervals, 5);
+	assert_int_equal(il.slices[1].intervals, 5);
+	assert_int_equal(il.slices[2].intervals, 5);
+	il_free(&il);
+}
+
+/*
+ * Flips toward B slow enough to be dropped: the kept pairs are all BA,
+ * each A slice came after a flip and no B slice did. No verdict.
+ */
+static void test_unbalanced_pairs_get_no_verdict(void **state)
+{
+	enum ab_arm arms[2 * 12 + 2];
+	double flips[2 * 12 + 2];
+	struct ab_options o = options("1", "1");
+	struct interleave il;
+	struct il_report r;
+	size_t n = 0;
+
+	(void)state;
+	/* a warmup A, then AB, BA, AB, ... and an open slice */
+	arms[n++] = AB_ARM_A;
+	for (int p = 0; p < 12; p++) {
+		arms[n++] = p % 2 ? AB_ARM_B : AB_ARM_A;
+		arms[n++] = p % 2 ? AB_ARM_A : AB_ARM_B;
+	}
+	arms[n++] = AB_ARM_A;
+	/* a change of the knob toward B takes 0.4 s, any other flip 0.01 s */
+	for (size_t k = 0; k < n; k++)
+		flips[k] = k && arms[k] == AB_ARM_B && arms[k - 1] == AB_ARM_A ?
+			0.4 : 0.01;
+	il_init(&il, 0.25, 1);
+	run_timeline(&il, arms, flips, n, same_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(r.balance.pairs_ab, 0);
+	assert_int_equal(r.balance.pairs_ba, 6);
+	assert_int_equal(r.balance.b_after_flip, 0);
+	assert_int_equal(r.balance.slow_to_b, r.balance.flips_to_b);
+	assert_int_equal(r.balance.slow_to_a, 0);
+	assert_false(r.balance.balanced);
+	assert_string_equal(il_verdict(&r), "no verdict");
+	il_free(&il);
+
+	/* the same arms with every flip fast: balanced */
+	for (size_t k = 0; k < n; k++)
+		flips[k] = 0.01;
+	il_init(&il, 0.25, 1);
+	run_timeline(&il, arms, flips, n, same_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(r.balance.pairs_ab, 6);
+	assert_int_equal(r.balance.pairs_ba, 6);
+	assert_true(r.balance.balanced);
+	assert_string_equal(il_verdict(&r), "~");
+	il_free(&il);
+}
+
 static char *print(int format, const struct il_report *r)
 {
 	struct capture c;
@@ -448,6 +528,8 @@ int main(void)
 		cmocka_unit_test(test_report_needs_two_pairs),
 		cmocka_unit_test(test_sanity_per_slice),
 		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_settle_in_both_arms),
+		cmocka_unit_test(test_unbalanced_pairs_get_no_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

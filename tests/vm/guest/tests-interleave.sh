@@ -3,8 +3,9 @@
 # with pft in a memcg as the one long run: the knob ends where it started,
 # slices go to both arms and the kernel's counters agree with each slice's
 # arm, the report intervals a flip falls in and the slices whose flip took
-# too long are dropped and counted, and with both arms at 1 (an A/A run)
-# no effect is found.
+# too long are dropped and counted, the kept pairs are balanced (AB:BA,
+# slices after a flip) and judged by the sign-flip test with a carry-over
+# check, and with both arms at 1 (an A/A run) no effect is found.
 # Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
@@ -51,7 +52,13 @@ test_vmpctl_ab_interleave_pft() {
 	straddling=$(il_field /tmp/interleave.json straddling)
 	to_b=$(sed -n 's/.*"a_to_b":{"n":\([0-9]*\),.*/\1/p' /tmp/interleave.json)
 	echo "kept slices: A $kept_a, B $kept_b; intervals straddling a flip: $straddling; flips to B: $to_b"
-	echo "B vs A: $(il_field /tmp/interleave.json diff_pct)%, p $(il_field /tmp/interleave.json p), MDE $(il_field /tmp/interleave.json mde_pct)%"
+	echo "B vs A: $(il_field /tmp/interleave.json diff_pct)%, sign-flip p $(il_field /tmp/interleave.json signflip_p), MDE $(il_field /tmp/interleave.json mde_pct)%"
+	echo "balance: $(grep -o '"balance":{[^}]*}' /tmp/interleave.json)"
+	echo "carry-over: $(grep -o '"carry_over":{[^}]*}' /tmp/interleave.json)"
+	grep -q '"test":"sign-flip"' /tmp/interleave.json || fail "the report's test is not the sign-flip test"
+	# no flip is over --max-flip 5: nothing arm-dependent was dropped
+	grep -q '"balanced":true}' /tmp/interleave.json || fail "the kept pairs are unbalanced"
+	grep -q '"carry_over":{"checked":true,' /tmp/interleave.json || fail "no carry-over check"
 	if [ "$kept_a" -lt 2 ] || [ "$kept_b" -lt 2 ]; then
 		fail "slices kept: A $kept_a, B $kept_b (both arms need them)"
 	fi
@@ -87,7 +94,7 @@ test_vmpctl_ab_interleave_identical_arms() {
 	il_run identical --interleave 1 --a 1 --b 1 -n 6 -T 16 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave --a 1 --b 1 exited $il_status"
 	expect_knob 1 "after the A/A run"
-	p=$(il_field /tmp/identical.json p)
+	p=$(il_field /tmp/identical.json signflip_p)
 	echo "A/A: B vs A $(il_field /tmp/identical.json diff_pct)%, p $p, verdict $(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/identical.json)"
 	[ -n "$p" ] || fail "no p in the A/A report"
 	awk -v p="$p" 'BEGIN { exit !(p >= 0.001) }' || fail "A/A run found an effect: p $p"
@@ -98,4 +105,15 @@ test_vmpctl_ab_interleave_identical_arms() {
 		fail "the A/A run changed the knob"
 	[ "$(il_count /tmp/identical.json '"arm":"B","fate":"kept"')" -ge 2 ] ||
 		fail "the A/A run kept no B slices"
+}
+
+# ABBA's period of four slices aliases a periodic load into B - A: refused
+# before anything runs, the knob untouched.
+test_vmpctl_ab_interleave_refuses_abba() {
+	command -v vmpctl >/dev/null || fail "vmpctl is not in the initramfs"
+	need_module
+	il_run abba --interleave 0.5 --order abba -n 2
+	[ "$il_status" -eq 2 ] || fail "--order abba --interleave: exit $il_status, expected 2"
+	grep -q "order abba with --interleave" /tmp/abba.err || fail "no reason given for the refusal"
+	expect_knob 1 "after a refused --order abba"
 }

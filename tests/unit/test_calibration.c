@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab --interleave's false-positive rate, measured: hundreds of A/A runs
+ * (the arms do exactly the same) of made-up workloads built to fool it,
+ * through the same bookkeeping and report as the real command
+ * (interleave.c). Each scenario's rate of "B better" or "B worse" and its
+ * Wilson 95% interval are printed; the interval must hold 5% (or lie
+ * below it) and be at most AAA_CI_WIDTH wide. A refusal ("no verdict") is
+ * not a false positive: it is what an unbalanced design must give.
+ * And a workload whose effect builds up after each flip must be called
+ * carry-over.
+ *
+ * Slices of 1 s, report intervals of 1/16 s, one warmup slice, 12 pairs
+ * in random order, rates with 5% noise per interval.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "interleave.h"
+
+#define AAA_RUNS 1000
+#define AAA_CI_WIDTH 0.07
+#define SLICE_S 1.0
+#define STEP_S (1.0 / 16)
+#define PAIRS 12
+
+struct workload {
+	const char *name;
+	double flip_to_a_s;	/* the knob write, per direction */
+	double flip_to_b_s;
+	double max_flip_s;
+	double settle_s;
+	double disturb_s;	/* after a flip that changed the knob: 20% slower */
+	double drift;		/* relative change over the run */
+	double periodic;	/* amplitude, with a period of four slices */
+	double effect;		/* B's effect once it has built up */
+	double lag_s;		/* ... with this time constant */
+	size_t long_every;	/* --long-every */
+};
+
+struct tally {
+	size_t false_positives;
+	size_t refused;
+	size_t carry_over;
+};
+
+static double noisy_rate(const struct workload *w, gsl_rng *rng, double mid,
+			 double built_up, bool disturbed)
+{
+	double run_s = SLICE_S * (2 * PAIRS + 2);
+	double r = 1000 * (1 + w->drift * mid / run_s) *
+		(1 + w->periodic * sin(2 * M_PI * mid / (4 * SLICE_S))) *
+		(1 + built_up);
+
+	if (disturbed)
+		r *= 0.8;
+	return r * (1 + gsl_ran_gaussian(rng, 0.05));
+}
+
+/*
+ * One interleaved run of w, as ab would see it; the report into r.
+ * Whether 2 pairs or more were kept (else ab gives no report).
+ */
+static bool simulate(const struct workload *w, unsigned long seed,
+		     struct interleave *il, struct il_report *r)
+{
+	static char *cmd[] = { "fake", NULL };
+	struct ab_options o = {
+		.value_a = "1", .value_b = "0", .interleave_s = SLICE_S,
+		.max_flip_s = w->max_flip_s, .settle_s = w->settle_s,
+		.metric_name = "rate", .higher_is_better = true,
+		.order = AB_ORDER_RANDOM, .seed = seed, .knob = "/fake",
+		.cmd = cmd,
+	};
+	struct ab_schedule schedule;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0;
+	enum ab_arm prev = AB_ARM_A;
+
+	assert_non_null(rng);
+	gsl_rng_set(rng, seed + 1000003);
+	assert_int_equal(ab_schedule_init(&schedule, AB_ORDER_RANDOM, seed), 0);
+	il_init(il, w->max_flip_s, 1);
+	il->settle_s = w->settle_s;
+	il->slice_s = SLICE_S;
+	il->long_every = w->long_every;
+	for (size_t k = 0; k < 2 * PAIRS + 2; k++) {
+		enum ab_arm arm = il_next_arm(il, &schedule);
+		bool toggled = k == 0 || arm != prev;
+		double flip_s = !toggled ? 0.001 :
+			arm == AB_ARM_B ? w->flip_to_b_s : w->flip_to_a_s;
+		double target = arm == AB_ARM_B ? w->effect : 0;
+		double length;
+
+		assert_int_equal(il_begin_slice(il, arm, t, t + flip_s, flip_s,
+						toggled), 0);
+		if (toggled)
+			calm_at = t + flip_s + w->disturb_s;
+		length = il_slice_length(il, il->n - 1);
+		for (; grid <= t + length + 1e-9; grid += STEP_S) {
+			double mid = grid - STEP_S / 2;
+			struct rate_interval iv = { .t = grid, .interval_s = STEP_S };
+
+			built_up = w->lag_s > 0 ?
+				target + (built_up - target) * exp(-STEP_S / w->lag_s) :
+				target;
+			iv.count = STEP_S * noisy_rate(w, rng, mid,
+						       mid > t ? built_up : 0,
+						       mid < calm_at);
+			il_add_interval(il, &iv);
+		}
+		t += length;
+		prev = arm;
+	}
+	il->input_done = true;
+	assert_int_equal(il_build_report(il, &o, r), 0);
+	ab_schedule_free(&schedule);
+	gsl_rng_free(rng);
+	return r->compared;
+}
+
+static struct tally run_many(const struct workload *w, size_t runs)
+{
+	struct tally t = { 0 };
+
+	for (size_t i = 0; i < runs; i++) {
+		struct interleave il;
+		struct il_report r;
+		const char *verdict;
+
+		verdict = simulate(w, i + 1, &il, &r) ? il_verdict(&r) : "no verdict";
+		t.refused += strcmp(verdict, "no verdict") == 0;
+		t.false_positives += strcmp(verdict, "B better") == 0 ||
+			strcmp(verdict, "B worse") == 0;
+		/* a refused run says nothing of carry-over either */
+		t.carry_over += r.carry.found && strcmp(verdict, "no verdict") != 0;
+		il_free(&il);
+	}
+	return t;
+}
+
+static const struct workload aaa[] = {
+	{ .name = "flips disturb both arms alike", .flip_to_a_s = 0.01,
+	  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .disturb_s = 0.2 },
+	{ .name = "flips to B slower than --max-flip", .flip_to_a_s = 0.008,
+	  .flip_to_b_s = 0.1, .max_flip_s = 0.05, .disturb_s = 0.2 },
+	{ .name = "... and to B slow but within --max-flip, --settle",
+	  .flip_to_a_s = 0.008, .flip_to_b_s = 0.1, .max_flip_s = 0.25,
+	  .settle_s = 0.25, .disturb_s = 0.2 },
+	{ .name = "drift of +50% over the run", .flip_to_a_s = 0.01,
+	  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .drift = 0.5 },
+	{ .name = "a load with a period of four slices", .flip_to_a_s = 0.01,
+	  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .periodic = 0.2 },
+	{ .name = "drift, every third pair long (--long-every 3)",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .drift = 0.5, .long_every = 3 },
+};
+
+static void test_false_positive_rate(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(aaa) / sizeof(aaa[0]); i++) {
+		struct tally t = run_many(&aaa[i], AAA_RUNS);
+		double lo, hi, carry_lo, carry_hi;
+
+		stats_wilson(t.false_positives, AAA_RUNS, &lo, &hi);
+		stats_wilson(t.carry_over, AAA_RUNS, &carry_lo, &carry_hi);
+		print_message("A/A %-50s false positives %3zu/%d = %4.1f%% [%4.1f%%, %4.1f%%], no verdict %3zu, carry-over called %3zu [%4.1f%%, %4.1f%%]\n",
+			      aaa[i].name, t.false_positives, AAA_RUNS,
+			      100.0 * (double)t.false_positives / AAA_RUNS,
+			      100 * lo, 100 * hi, t.refused, t.carry_over,
+			      100 * carry_lo, 100 * carry_hi);
+		assert_true(lo <= STATS_ALPHA);
+		assert_true(hi - lo <= AAA_CI_WIDTH);
+		assert_true(carry_lo <= STATS_ALPHA);
+	}
+}
+
+/* The pairs dropped by flip time are all of one order: always refused. */
+static void test_arm_dependent_drops_refused(void **state)
+{
+	struct tally t;
+
+	(void)state;
+	t = run_many(&aaa[1], 50);
+	assert_int_equal(t.refused, 50);
+}
+
+/* B's 10% builds up with a time constant of 0.3 s after each flip. */
+static void test_carry_over_found(void **state)
+{
+	const struct workload lagging = {
+		.name = "lagging effect", .flip_to_a_s = 0.01,
+		.flip_to_b_s = 0.01, .max_flip_s = 0.25, .effect = 0.1,
+		.lag_s = 0.3,
+	};
+	struct interleave il;
+	struct il_report r;
+	struct tally t;
+
+	(void)state;
+	t = run_many(&lagging, 50);
+	print_message("lagging effect: carry-over called in %zu of 50\n",
+		      t.carry_over);
+	assert_true(t.carry_over >= 40);
+	assert_true(simulate(&lagging, 1, &il, &r));
+	assert_true(r.carry.first_pct < r.carry.second_pct);
+	assert_true(fabs(r.carry.second_pct - 10) < 3);
+	il_free(&il);
+}
+
+/*
+ * B's 10% builds up and fades with a time constant of a whole slice (1 s):
+ * both halves of a short slice see about the same, so only the long
+ * slices (--long-every 3: 4 s) show the effect the short ones miss.
+ */
+static void test_carry_over_longer_than_a_slice(void **state)
+{
+	const struct workload lingering = {
+		.name = "lingering effect", .flip_to_a_s = 0.01,
+		.flip_to_b_s = 0.01, .max_flip_s = 0.25, .effect = 0.1,
+		.lag_s = 1.0, .long_every = 3,
+	};
+	struct interleave il;
+	struct il_report r;
+	struct tally t;
+
+	(void)state;
+	t = run_many(&lingering, 50);
+	print_message("lingering effect: carry-over called in %zu of 50\n",
+		      t.carry_over);
+	assert_true(t.carry_over >= 40);
+	assert_true(simulate(&lingering, 1, &il, &r));
+	assert_true(r.carry.long_checked);
+	assert_true(r.carry.short_pct < r.carry.long_pct);
+	il_free(&il);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_false_positive_rate),
+		cmocka_unit_test(test_arm_dependent_drops_refused),
+		cmocka_unit_test(test_carry_over_found),
+		cmocka_unit_test(test_carry_over_longer_than_a_slice),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
