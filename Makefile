@@ -34,7 +34,7 @@ copy_tree = mkdir -p $(1) && \
 	fi
 
 .PHONY: all module tools deps check lint unit check-harness check-build check-pkg check-pkg-vm \
-	check-trixie check-vm check-tier2 check-hooks check-matrix demo demo-v2 bench deb \
+	check-trixie check-vm check-tier2 check-hooks check-matrix check-fresh demo demo-v2 bench deb \
 	install-module-source install uninstall clean
 
 all: module tools
@@ -121,6 +121,19 @@ demo-v2:
 	scripts/deps vm chroot
 	VMPCTL_VM_DEMO_SCRIPT=tests/vm/guest/demo-v2.sh tests/vm/run --demo 7.3
 
+# A newcomer's first run (tests/fresh/run): the two demos in a fresh
+# debootstrap chroot of Debian 12 and of Debian 13, base system and empty
+# cache. Not part of make check: each suite takes tens of minutes.
+FRESH_SUITES ?= bookworm trixie
+FRESH_COMMANDS := "make demo" "make demo-v2"
+check-fresh:
+	scripts/deps chroot
+	rm -rf build/fresh
+	$(call copy_tree,build/fresh/src)
+	status=0; for suite in $(FRESH_SUITES); do \
+		tests/fresh/run $$suite build/fresh/src build/fresh $(FRESH_COMMANDS) || status=1; \
+	done; exit $$status
+
 bench:
 	scripts/deps vm bench
 	bench/run
@@ -159,7 +172,7 @@ endif
 	$(MAKE) install-module-source DESTDIR=$(DESTDIR)
 ifeq ($(DESTDIR),)
 	@if ! command -v dkms >/dev/null; then \
-		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (README, Install)"; \
+		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (docs/install.md)"; \
 	else \
 		if [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
 			dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all; \
