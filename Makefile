@@ -21,6 +21,8 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_SOURCE_DIR := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 MODULE_SOURCES := module/Kbuild module/probe.sh \
 	$(filter-out module/vmpc_config.h module/%.mod.c,$(wildcard module/*.[chS]))
+# The module's man page, vmpressure_ctl(4), where make install puts it.
+MODULE_MAN_PAGE = $(PREFIX)/share/man/man4/vmpressure_ctl.4
 # Kernels make install builds the module for with dkms.
 DKMS_KERNELS ?= $(shell uname -r)
 
@@ -156,10 +158,11 @@ install-module-source:
 	install -m 0644 $(filter-out module/probe.sh,$(MODULE_SOURCES)) $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
 	install -m 0755 module/probe.sh $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
 
-# The tool, its man page and completion under PREFIX, and the module's
-# source for dkms; without DESTDIR, dkms (when installed) builds and installs
-# the module for DKMS_KERNELS, replacing an earlier registration. Refuses to
-# overwrite what the $(DKMS_NAME)-dkms package installed.
+# The tool, its man page and completion, and the module's man page under
+# PREFIX, and the module's source for dkms; without DESTDIR, dkms (when
+# installed) builds and installs the module for DKMS_KERNELS, replacing an
+# earlier registration. Refuses to overwrite what the $(DKMS_NAME)-dkms
+# package installed.
 install: tools
 ifeq ($(DESTDIR),)
 	@if command -v dpkg-query >/dev/null && \
@@ -169,6 +172,7 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	install -D -m 0644 man/vmpressure_ctl.4 $(DESTDIR)$(MODULE_MAN_PAGE)
 	$(MAKE) install-module-source DESTDIR=$(DESTDIR)
 ifeq ($(DESTDIR),)
 	@if ! command -v dkms >/dev/null; then \
@@ -185,8 +189,8 @@ ifeq ($(DESTDIR),)
 endif
 
 # Removes what install put under DESTDIR and PREFIX: the tool's files, the
-# module's source and, without DESTDIR, its dkms registration. Directories
-# that held them stay.
+# module's man page, the module's source and, without DESTDIR, its dkms
+# registration. Directories that held them stay.
 uninstall:
 ifeq ($(DESTDIR),)
 	@if command -v dkms >/dev/null && [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
@@ -194,6 +198,7 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 	rm -rf $(DESTDIR)$(DKMS_SOURCE_DIR)
+	rm -f $(DESTDIR)$(MODULE_MAN_PAGE)
 	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
