@@ -19,6 +19,8 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_SOURCE_DIR := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 MODULE_SOURCES := module/Kbuild module/probe.sh \
 	$(filter-out module/vmpc_config.h module/%.mod.c,$(wildcard module/*.[chS]))
+# The module's man page, vmpressure_ctl(4), where make install puts it.
+MODULE_MAN_PAGE = $(PREFIX)/share/man/man4/vmpressure_ctl.4
 # Kernels make install builds the module for with dkms.
 DKMS_KERNELS ?= $(shell uname -r)
 
@@ -32,7 +34,7 @@ copy_tree = mkdir -p $(1) && \
 	fi
 
 .PHONY: all module tools deps check lint unit check-harness check-build check-pkg check-pkg-vm \
-	check-trixie check-vm check-tier2 check-hooks check-matrix debug-kernel demo demo-v2 bench deb \
+	check-trixie check-vm check-tier2 check-hooks check-matrix check-fresh debug-kernel demo demo-v2 bench deb \
 	install-module-source install uninstall clean
 
 all: module tools
@@ -137,6 +139,19 @@ demo-v2:
 	scripts/deps vm chroot
 	VMPCTL_VM_DEMO_SCRIPT=tests/vm/guest/demo-v2.sh tests/vm/run --demo 7.3
 
+# A newcomer's first run (tests/fresh/run): the two demos in a fresh
+# debootstrap chroot of Debian 12 and of Debian 13, base system and empty
+# cache. Not part of make check: each suite takes tens of minutes.
+FRESH_SUITES ?= bookworm trixie
+FRESH_COMMANDS := "make demo" "make demo-v2"
+check-fresh:
+	scripts/deps chroot
+	rm -rf build/fresh
+	$(call copy_tree,build/fresh/src)
+	status=0; for suite in $(FRESH_SUITES); do \
+		tests/fresh/run $$suite build/fresh/src build/fresh $(FRESH_COMMANDS) || status=1; \
+	done; exit $$status
+
 bench:
 	scripts/deps vm bench
 	bench/run
@@ -159,10 +174,11 @@ install-module-source:
 	install -m 0644 $(filter-out module/probe.sh,$(MODULE_SOURCES)) $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
 	install -m 0755 module/probe.sh $(DESTDIR)$(DKMS_SOURCE_DIR)/module/
 
-# The tool, its man page and completion under PREFIX, and the module's
-# source for dkms; without DESTDIR, dkms (when installed) builds and installs
-# the module for DKMS_KERNELS, replacing an earlier registration. Refuses to
-# overwrite what the $(DKMS_NAME)-dkms package installed.
+# The tool, its man page and completion, and the module's man page under
+# PREFIX, and the module's source for dkms; without DESTDIR, dkms (when
+# installed) builds and installs the module for DKMS_KERNELS, replacing an
+# earlier registration. Refuses to overwrite what the $(DKMS_NAME)-dkms
+# package installed.
 install: tools
 ifeq ($(DESTDIR),)
 	@if command -v dpkg-query >/dev/null && \
@@ -172,10 +188,11 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	install -D -m 0644 man/vmpressure_ctl.4 $(DESTDIR)$(MODULE_MAN_PAGE)
 	$(MAKE) install-module-source DESTDIR=$(DESTDIR)
 ifeq ($(DESTDIR),)
 	@if ! command -v dkms >/dev/null; then \
-		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (README, Install)"; \
+		echo "install: dkms not found: the module's source is in $(DKMS_SOURCE_DIR); build it by hand (docs/install.md)"; \
 	else \
 		if [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
 			dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all; \
@@ -188,8 +205,8 @@ ifeq ($(DESTDIR),)
 endif
 
 # Removes what install put under DESTDIR and PREFIX: the tool's files, the
-# module's source and, without DESTDIR, its dkms registration. Directories
-# that held them stay.
+# module's man page, the module's source and, without DESTDIR, its dkms
+# registration. Directories that held them stay.
 uninstall:
 ifeq ($(DESTDIR),)
 	@if command -v dkms >/dev/null && [ -n "$$(dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION))" ]; then \
@@ -197,6 +214,7 @@ ifeq ($(DESTDIR),)
 	fi
 endif
 	rm -rf $(DESTDIR)$(DKMS_SOURCE_DIR)
+	rm -f $(DESTDIR)$(MODULE_MAN_PAGE)
 	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 struct command {
 	const char *name;
@@ -54,6 +55,19 @@ static void usage(FILE *out)
 	      out);
 }
 
+/* The kernel too: a report pasted from one machine names what it ran on. */
+static int print_version(void)
+{
+	struct utsname uts;
+
+	if (uname(&uts) != 0) {
+		perror("vmpctl: uname");
+		return EXIT_CHECK_FAILED;
+	}
+	printf("vmpctl %s\nkernel %s\n", VMPCTL_VERSION, uts.release);
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -71,8 +85,7 @@ static int run(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("vmpctl %s\n", VMPCTL_VERSION);
-			return 0;
+			return print_version();
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
