@@ -110,7 +110,7 @@ check-vm:
 # One lane on one CPU (a part of make check), with the packages its lane
 # file asks for: cross for arm64, lint for lint=yes, chroot for newer suites.
 lane-%:
-	scripts/deps vm chroot $$(sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
+	scripts/deps vm chroot $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
 	tests/vm/run --jobs 1 $*
 
 # The debug lane's kernel (tests/vm/debug/build-kernel, cached).
