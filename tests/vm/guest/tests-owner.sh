@@ -239,3 +239,35 @@ test_owner_fail_detach() {
 		expect_no_hook_lines "method=$backend, resident, unloaded"
 	done
 }
+
+# Reading armed does not wait behind a write that waits for an RCU-tasks
+# grace period: a task that stays in the kernel (one long read() after
+# another, never a voluntary switch) holds the write of 1 off, and a read
+# of armed meanwhile returns at once. method stays readable likewise.
+# group: conflict
+test_owner_armed_not_behind_write() {
+	local reader= writer armed_read
+	need_module
+	trap 'kill "$reader" 2>/dev/null; wait' EXIT
+	load_backend ftrace enabled=0
+	dd if=/dev/zero of=/dev/null bs=16M count=1000000 2>/dev/null &
+	reader=$!
+	sleep 0.3
+	echo 1 >"$KNOB" &
+	writer=$!
+	sleep 0.5
+	kill -0 "$writer" 2>/dev/null || fail "the write of 1 did not wait for the grace period: nothing to race"
+	{ cat "$ARMED" "$KNOB_DIR/method" >/tmp/armed-read; } &
+	armed_read=$!
+	sleep 1
+	if kill -0 "$armed_read" 2>/dev/null; then
+		kill "$reader"
+		fail "reading armed and method waited for the write of 1"
+	fi
+	kill -0 "$writer" 2>/dev/null || fail "the write of 1 ended before the read could race it"
+	echo "while the write waits: armed, method: $(tr '\n' ' ' </tmp/armed-read)"
+	kill "$reader"
+	wait "$writer" || fail "the write of 1 failed once the grace period could end"
+	expect_knob 1 "after the write of 1"
+	unload_module
+}
