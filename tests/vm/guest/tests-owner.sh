@@ -248,7 +248,7 @@ test_owner_fail_detach() {
 test_owner_armed_not_behind_write() {
 	local writer armed_read
 	need_module
-	trap 'kill "$LONG_READER" 2>/dev/null; wait' EXIT
+	trap 'kill "$LONG_READER" 2>/dev/null || true; wait' EXIT
 	load_backend ftrace enabled=0
 	dd if=/dev/zero of=/dev/null bs=16M count=1000000 2>/dev/null &
 	LONG_READER=$!
