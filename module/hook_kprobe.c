@@ -11,10 +11,12 @@
  * IPMODIFY) that joins an aggregate already armed through the plain kprobe
  * ftrace ops marks it "post handler" without re-arming it: the site is not
  * exclusively ours, and the kernel later disarms it through the other ops
- * (a WARN in __disarm_kprobe_ftrace()). So every address is looked up with
- * a plain probe (site.c), and attach() refuses with -EBUSY while another kprobe
- * sits there. kprobe_mutex is the kernel's own: a probe registered in the
- * moment between that check and ours is not seen.
+ * (a WARN in __disarm_kprobe_ftrace()). So every address is looked up
+ * with a plain probe (site.c), and attach() refuses with -EBUSY while
+ * another kprobe sits there. kprobe_mutex is the kernel's own: a probe
+ * registered in the moment between that check and ours is not seen. A
+ * kprobe that comes after ours joins safely: the aggregate keeps the
+ * IPMODIFY ops ours armed it with.
  *
  * On the ftrace call site (KPROBES_ON_FTRACE) the kprobe rides on kprobes'
  * own ftrace_ops, which has no FTRACE_OPS_FL_PERMANENT: armed() reads the
