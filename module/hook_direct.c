@@ -91,6 +91,12 @@ static const char *vmpc_direct_busy_owner(void)
 	return vmpc_direct_refused_late ? VMPC_OWNER_IPMODIFY : VMPC_OWNER_DIRECT;
 }
 
+/* ftrace shares a function with another direct call, not with IPMODIFY. */
+static const struct vmpc_backend *vmpc_direct_busy_sharer(void)
+{
+	return vmpc_direct_refused_late ? NULL : &vmpc_ftrace_backend;
+}
+
 const struct vmpc_backend vmpc_direct_backend = {
 	.name = "direct",
 	.resolve = vmpc_direct_resolve,
@@ -99,6 +105,7 @@ const struct vmpc_backend vmpc_direct_backend = {
 	.release = vmpc_direct_release,
 	.armed = vmpc_direct_armed,
 	.busy_owner = vmpc_direct_busy_owner,
+	.busy_sharer = vmpc_direct_busy_sharer,
 };
 
 #endif /* VMPC_HAVE_DIRECT */

@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kprobe backend, for kernels where the ftrace backend is unavailable: a
- * kprobe on each target's entry whose pre-handler points the saved
- * instruction pointer at vmpc_stub and returns 1 so kprobes neither
- * single-steps nor restores it. In resident mode it returns 0 without
- * touching anything while vmpc_pass_through says stock.
+ * kprobe backend, only when asked for by name (method=kprobe): a kprobe on
+ * each target's entry whose pre-handler points the saved instruction
+ * pointer at vmpc_stub and returns 1 so kprobes neither single-steps nor
+ * restores it. In resident mode it returns 0 without touching anything
+ * while vmpc_pass_through says stock.
+ *
+ * It never shares a target with another kprobe. kprobes aggregate the
+ * probes at one address, and a probe with a post handler (ours, to claim
+ * IPMODIFY) that joins an aggregate already armed through the plain kprobe
+ * ftrace ops marks it "post handler" without re-arming it: the site is not
+ * exclusively ours, and the kernel later disarms it through the other ops
+ * (a WARN in __disarm_kprobe_ftrace()). So every address is looked up
+ * with a plain probe (site.c), and attach() refuses with -EBUSY while
+ * another kprobe sits there. kprobe_mutex is the kernel's own: a probe
+ * registered in the moment between that check and ours is not seen. A
+ * kprobe that comes after ours joins safely: the aggregate keeps the
+ * IPMODIFY ops ours armed it with.
  *
  * On the ftrace call site (KPROBES_ON_FTRACE) the kprobe rides on kprobes'
  * own ftrace_ops, which has no FTRACE_OPS_FL_PERMANENT: armed() reads the
  * call sites, as it does for breakpoint kprobes that debugfs'
  * kprobes/enabled can disarm.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/compiler.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
@@ -24,6 +38,7 @@ static struct kprobe vmpc_kprobe[VMPC_MAX_TARGETS];
 static struct kprobe *vmpc_kprobe_ptrs[VMPC_MAX_TARGETS];
 static const char *vmpc_kprobe_symbol[VMPC_MAX_TARGETS];
 static unsigned int vmpc_kprobe_nr_resolved;
+static bool vmpc_kprobe_refused_shared;
 
 static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 {
@@ -38,10 +53,13 @@ static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 	return 1;
 }
 
+NOKPROBE_SYMBOL(vmpc_kprobe_redirect);
+
 /*
- * Never runs, because the pre-handler returns 1. Its presence makes
+ * Runs only when the pre-handler returns 0 (resident mode at stock, the
+ * test-only count_only), and does nothing. Its presence makes
  * kprobes-on-ftrace arm the probe through its IPMODIFY ftrace_ops, so a
- * livepatch on a target makes registration fail with -EBUSY (and a later
+ * livepatch on a target makes arming fail with -EBUSY (and a later
  * livepatch fails likewise) instead of both fighting over the same
  * instruction pointer.
  */
@@ -49,6 +67,8 @@ static void vmpc_kprobe_claim_ipmodify(struct kprobe *p, struct pt_regs *regs,
 				       unsigned long flags)
 {
 }
+
+NOKPROBE_SYMBOL(vmpc_kprobe_claim_ipmodify);
 
 /* A kprobe cannot be registered twice without being reinitialised. */
 static void vmpc_kprobe_init(struct kprobe *p, const char *symbol)
@@ -59,25 +79,41 @@ static void vmpc_kprobe_init(struct kprobe *p, const char *symbol)
 	p->post_handler = vmpc_kprobe_claim_ipmodify;
 }
 
-/* A disabled kprobe is looked up and checked but patches no code. */
+/* Looked up with a plain probe (site.c): one with a post handler is ours. */
 static int vmpc_kprobe_resolve(const char *symbol)
 {
-	struct kprobe *p = &vmpc_kprobe[vmpc_kprobe_nr_resolved];
+	struct vmpc_site site;
 	int err;
 
 	if (!IS_ENABLED(CONFIG_KPROBES))
 		return -EOPNOTSUPP;
 	if (vmpc_kprobe_nr_resolved == VMPC_MAX_TARGETS)
 		return -ENOSPC;
-
-	vmpc_kprobe_init(p, symbol);
-	p->flags = KPROBE_FLAG_DISABLED;
-	err = register_kprobe(p);
+	err = vmpc_site_find(symbol, &site);
 	if (err)
 		return err;
-	unregister_kprobe(p);
-
 	vmpc_kprobe_symbol[vmpc_kprobe_nr_resolved++] = symbol;
+	return 0;
+}
+
+/* -EBUSY when another kprobe sits on a target. */
+static int vmpc_kprobe_check_alone(void)
+{
+	struct vmpc_site site;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
+		err = vmpc_site_find(vmpc_kprobe_symbol[i], &site);
+		if (err)
+			return err;
+		if (site.kprobe_shared) {
+			pr_err("kprobe: another kprobe sits on %s: refusing to share it\n",
+			       vmpc_kprobe_symbol[i]);
+			vmpc_kprobe_refused_shared = true;
+			return -EBUSY;
+		}
+	}
 	return 0;
 }
 
@@ -91,6 +127,10 @@ static int vmpc_kprobe_attach(void)
 	unsigned int i;
 	int err;
 
+	vmpc_kprobe_refused_shared = false;
+	err = vmpc_kprobe_check_alone();
+	if (err)
+		return err;
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		vmpc_kprobe_init(&vmpc_kprobe[i], vmpc_kprobe_symbol[i]);
 		vmpc_kprobe[i].flags = KPROBE_FLAG_DISABLED;
@@ -111,10 +151,24 @@ static int vmpc_kprobe_attach(void)
 	return 0;
 }
 
+/*
+ * unregister_kprobes() returns nothing: it clears the address of each
+ * probe it failed to take out, which may then still lead into the module.
+ */
 static int vmpc_kprobe_detach(void)
 {
+	unsigned int i;
+	int err = 0;
+
 	unregister_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
-	return 0;
+	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
+		if (vmpc_kprobe[i].addr)
+			continue;
+		pr_err("kprobe: the kernel failed to unregister the kprobe on %s\n",
+		       vmpc_kprobe_symbol[i]);
+		err = -EBUSY;
+	}
+	return err;
 }
 
 static void vmpc_kprobe_release(void)
@@ -148,7 +202,8 @@ static bool vmpc_kprobe_armed(void)
 
 static const char *vmpc_kprobe_busy_owner(void)
 {
-	return VMPC_OWNER_FTRACE_SITE;
+	return vmpc_kprobe_refused_shared ? VMPC_OWNER_KPROBE :
+					    VMPC_OWNER_FTRACE_SITE;
 }
 
 const struct vmpc_backend vmpc_kprobe_backend = {

@@ -71,6 +71,10 @@ static ssize_t skipped_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%lu\n", vmpc_skipped());
 }
 
+/*
+ * The targets resolved at load, one a line: what a write of 0 hooks (in
+ * resident mode, what stays hooked), whether or not hooked right now.
+ */
 static ssize_t targets_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -78,7 +82,7 @@ static ssize_t targets_show(struct kobject *kobj, struct kobj_attribute *attr,
 	int len = 0;
 
 	for (i = 0; i < VMPC_MAX_TARGETS; i++)
-		if (vmpc_target_hooked(i))
+		if (vmpc_target_resolved(i))
 			len += sysfs_emit_at(buf, len, "%s\n",
 					     vmpc_target_symbol(i));
 	return len;
@@ -135,6 +139,7 @@ static int __init vmpc_init(void)
 	return 0;
 
 err_kobj:
+	kobject_del(vmpc_kobj);
 	kobject_put(vmpc_kobj);
 err_state:
 	vmpc_state_exit();
@@ -143,7 +148,14 @@ err_state:
 
 static void __exit vmpc_exit(void)
 {
-	/* Removing the directory waits for writers still in enabled_store. */
+	/*
+	 * Removed here, not whenever the last reference goes (which
+	 * CONFIG_DEBUG_KOBJECT_RELEASE delays): removing the files waits for
+	 * readers and writers still in them, and lets no new one into the
+	 * module's text.
+	 */
+	sysfs_remove_group(vmpc_kobj, &vmpc_attr_group);
+	kobject_del(vmpc_kobj);
 	kobject_put(vmpc_kobj);
 	vmpc_state_exit();
 	pr_info("unloaded, %lu calls short-circuited\n", vmpc_skipped());

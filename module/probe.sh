@@ -14,7 +14,30 @@ srcarch=$3
 
 ftrace_h=$srctree/include/linux/ftrace.h
 arch_ftrace_h=$srctree/arch/$srcarch/include/asm/ftrace.h
+vmpressure_h=$srctree/include/linux/vmpressure.h
 symvers=$objtree/Module.symvers
+
+# A probe that greps a missing file would quietly answer "no": stop instead.
+for file in "$ftrace_h" "$arch_ftrace_h" "$vmpressure_h" "$symvers" \
+	"$srctree/arch/$srcarch/include/asm/linkage.h"; do
+	[ -r "$file" ] || {
+		echo "probe.sh: cannot read $file: are the kernel's headers complete?" >&2
+		exit 1
+	}
+done
+
+# vmpc_stub stands in for vmpressure() and vmpressure_prio() and returns
+# nothing: every declaration of them must return void.
+if ! grep -Eq '(^|[[:space:]])void[[:space:]]+vmpressure\(' "$vmpressure_h"; then
+	echo "probe.sh: $vmpressure_h declares no void vmpressure(): the stub cannot replace it" >&2
+	exit 1
+fi
+non_void=$(grep -E '(^|[[:space:]*])(vmpressure|vmpressure_prio)\(' "$vmpressure_h" |
+	grep -Ev '(^|[[:space:]])void[[:space:]]+(vmpressure|vmpressure_prio)\(' || true)
+if [ -n "$non_void" ]; then
+	echo "probe.sh: $vmpressure_h: not void, the stub cannot replace it: $non_void" >&2
+	exit 1
+fi
 
 # define NAME when the extended regular expression RE matches FILE
 probe() {
@@ -73,7 +96,7 @@ probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT_MULTI \
 # SYM_FUNC_START stopped emitting ENDBR (7.x): an assembly function whose
 # address the module hands out then needs its own under IBT.
 sym_func_start=$(sed -n '/define SYM_FUNC_START(name)/,/^$/p' \
-	"$srctree/arch/$srcarch/include/asm/linkage.h" 2>/dev/null)
+	"$srctree/arch/$srcarch/include/asm/linkage.h")
 if [ -e "$srctree/arch/$srcarch/include/asm/ibt.h" ] &&
 	[ -n "$sym_func_start" ] && ! echo "$sym_func_start" | grep -q ENDBR; then
 	echo "#define VMPC_SYM_FUNC_START_LACKS_ENDBR 1"
@@ -82,8 +105,12 @@ else
 fi
 
 # 6.2: call-depth tracking; a direct-call trampoline counts the CALL that
-# entered it (CALL_DEPTH_ACCOUNT, an assembler macro).
-probe VMPC_HAVE_CALL_DEPTH_ACCOUNT '^\.macro CALL_DEPTH_ACCOUNT' \
-	"$srctree/arch/$srcarch/include/asm/nospec-branch.h"
+# entered it (CALL_DEPTH_ACCOUNT, an assembler macro). x86 only.
+nospec_branch_h=$srctree/arch/$srcarch/include/asm/nospec-branch.h
+if [ "$srcarch" = x86 ] && [ ! -r "$nospec_branch_h" ]; then
+	echo "probe.sh: cannot read $nospec_branch_h: are the kernel's headers complete?" >&2
+	exit 1
+fi
+probe VMPC_HAVE_CALL_DEPTH_ACCOUNT '^\.macro CALL_DEPTH_ACCOUNT' "$nospec_branch_h"
 
 echo "#endif /* VMPC_CONFIG_H */"

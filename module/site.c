@@ -7,6 +7,7 @@
  * kernel's own word on it.
  */
 #include <linux/kprobes.h>
+#include <linux/rculist.h>
 #include <linux/uaccess.h>
 #ifdef CONFIG_X86
 #include <asm/text-patching.h>
@@ -15,8 +16,31 @@
 #include "vmpressure_ctl.h"
 
 /*
- * Looks symbol up the way kprobes do (a disabled kprobe patches nothing):
- * its ftrace call site where it has one. Without kprobes the site stays
+ * Whether registered probe p shares its address with another kprobe.
+ * kprobes link the probes at one address into the list of an aggregate,
+ * whose own list_head closes the ring (an optimised breakpoint probe is an
+ * aggregate of one); a probe alone has an empty list. Removal keeps a
+ * node's next pointer, so the walk under RCU gets back to p.
+ */
+static bool vmpc_kprobe_shared(struct kprobe *p)
+{
+	struct list_head *pos;
+	unsigned int others = 0;
+
+	rcu_read_lock();
+	for (pos = rcu_dereference(list_next_rcu(&p->list)); pos != &p->list;
+	     pos = rcu_dereference(list_next_rcu(pos)))
+		others++;
+	rcu_read_unlock();
+	/* One of them is the aggregate's head. */
+	return others > 1;
+}
+
+/*
+ * Looks symbol up the way kprobes do, with a plain disabled kprobe: it
+ * patches nothing and, having no post handler, changes nothing in an
+ * aggregate it joins. Finds its ftrace call site where it has one, and
+ * whether another kprobe sits there. Without kprobes the site stays
  * unknown (addr 0) and counts as live.
  */
 int vmpc_site_find(const char *symbol, struct vmpc_site *site)
@@ -29,6 +53,7 @@ int vmpc_site_find(const char *symbol, struct vmpc_site *site)
 
 	site->addr = 0;
 	site->ftrace = false;
+	site->kprobe_shared = false;
 	if (!IS_ENABLED(CONFIG_KPROBES))
 		return 0;
 	err = register_kprobe(&kp);
@@ -36,6 +61,7 @@ int vmpc_site_find(const char *symbol, struct vmpc_site *site)
 		return err;
 	site->addr = (unsigned long)kp.addr;
 	site->ftrace = kp.flags & KPROBE_FLAG_FTRACE;
+	site->kprobe_shared = vmpc_kprobe_shared(&kp);
 	unregister_kprobe(&kp);
 	return 0;
 }

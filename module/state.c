@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -39,13 +40,26 @@ static const struct vmpc_target vmpc_targets[VMPC_MAX_TARGETS] = {
 	{ .symbol = "vmpressure_prio", .required = false },
 };
 
-/* The backends built for this kernel, in order of preference for auto. */
+/* The backends built for this kernel. */
 static const struct vmpc_backend *const vmpc_backends[] = {
 #ifdef VMPC_HAVE_DIRECT
 	&vmpc_direct_backend,
 #endif
 	&vmpc_ftrace_backend,
 	&vmpc_kprobe_backend,
+};
+
+/*
+ * What method=auto takes, in order of preference: the first that resolves.
+ * Never kprobe: where an IPMODIFY owner (a livepatch) refuses ftrace, a
+ * kprobe could still sit in front of the owner's ftrace site (a breakpoint
+ * on arm64) and silently bypass it.
+ */
+static const struct vmpc_backend *const vmpc_auto_backends[] = {
+#ifdef VMPC_HAVE_DIRECT
+	&vmpc_direct_backend,
+#endif
+	&vmpc_ftrace_backend,
 };
 
 /* Every method= the module knows, built for this kernel or not. */
@@ -165,9 +179,10 @@ static int vmpc_choose(const char *method)
 			vmpc_use(b, hooked);
 		return err;
 	}
-	for (i = 0; i < ARRAY_SIZE(vmpc_backends); i++) {
-		b = vmpc_backends[i];
-		err = vmpc_resolve(b, hooked, i + 1 == ARRAY_SIZE(vmpc_backends));
+	for (i = 0; i < ARRAY_SIZE(vmpc_auto_backends); i++) {
+		b = vmpc_auto_backends[i];
+		err = vmpc_resolve(b, hooked,
+				   i + 1 == ARRAY_SIZE(vmpc_auto_backends));
 		if (!err) {
 			vmpc_use(b, hooked);
 			return 0;
@@ -208,52 +223,46 @@ static int vmpc_attach(const struct vmpc_backend *b, const char **why)
 }
 
 /*
- * method=auto: when the backend in use is refused with -EBUSY, the next
- * one in order of preference that can hook next to the other owner (the
- * ftrace backend shares a function with BPF trampolines) takes over.
+ * method=auto: when a target already has another direct call (a BPF
+ * trampoline), the direct backend is refused but the one its busy_sharer()
+ * names (ftrace) can hook next to it, and takes over. No other refusal
+ * moves on: any other owner refuses ftrace as well.
  */
-static int vmpc_attach_fallback(int err, const char *why)
+static int vmpc_attach_sharer(const struct vmpc_backend *b, int err,
+			      const char *why)
 {
-	const char *name = vmpc_backend->name;
-	unsigned int i = 0;
+	bool hooked[VMPC_MAX_TARGETS];
 
-	while (vmpc_backends[i] != vmpc_backend)
-		i++;
-	for (i++; i < ARRAY_SIZE(vmpc_backends); i++) {
-		const struct vmpc_backend *b = vmpc_backends[i];
-		bool hooked[VMPC_MAX_TARGETS];
-
-		pr_info("auto: %s cannot hook: %d: %s; trying %s\n", name, err,
-			why, b->name);
-		name = b->name;
-		err = vmpc_resolve(b, hooked, false);
-		if (err) {
-			why = "cannot resolve the targets";
-			continue;
-		}
-		err = vmpc_attach(b, &why);
-		if (!err) {
-			pr_info("auto: now using %s\n", b->name);
-			vmpc_backend->release();
-			vmpc_use(b, hooked);
-			return 0;
-		}
+	pr_info("auto: %s cannot hook: %d: %s; trying %s\n",
+		vmpc_backend->name, err, why, b->name);
+	err = vmpc_resolve(b, hooked, true);
+	if (err)
+		return err;
+	err = vmpc_attach(b, &why);
+	if (err) {
+		pr_err("%s: cannot hook: %d: %s\n", b->name, err, why);
 		b->release();
+		return err;
 	}
-	pr_err("%s: cannot hook: %d: %s\n", name, err, why);
-	return err;
+	pr_info("auto: now using %s\n", b->name);
+	vmpc_backend->release();
+	vmpc_use(b, hooked);
+	return 0;
 }
 
-/* Hooks every target, falling back as method=auto allows. */
+/* Hooks every target, moving on as method=auto allows. */
 static int vmpc_hook_targets(void)
 {
+	const struct vmpc_backend *sharer = NULL;
 	const char *why;
 	int err;
 
 	err = vmpc_attach(vmpc_backend, &why);
-	if (err == -EBUSY && vmpc_auto)
-		err = vmpc_attach_fallback(err, why);
-	else if (err)
+	if (err == -EBUSY && vmpc_auto && vmpc_backend->busy_sharer)
+		sharer = vmpc_backend->busy_sharer();
+	if (sharer)
+		return vmpc_attach_sharer(sharer, err, why);
+	if (err)
 		pr_err("%s: cannot hook: %d: %s\n", vmpc_backend->name, err, why);
 	return err;
 }
@@ -271,13 +280,22 @@ static int vmpc_hook(void)
 	return 0;
 }
 
+static int vmpc_detach(void)
+{
+	int err;
+
+	err = vmpc_test_fail_detach();
+	return err ? err : vmpc_backend->detach();
+}
+
+/* A failed detach leaves hooks that lead into the module: it stays pinned. */
 static int vmpc_unhook(void)
 {
 	int err;
 
-	err = vmpc_backend->detach();
+	err = vmpc_detach();
 	if (err) {
-		pr_err("%s: cannot unhook: %d; staying hooked (and loaded)\n",
+		pr_err("%s: cannot unhook: %d; staying hooked, and loaded: rmmod is refused\n",
 		       vmpc_backend->name, err);
 		return err;
 	}
@@ -320,14 +338,15 @@ bool vmpc_is_enabled(void)
 	return READ_ONCE(vmpc_enabled);
 }
 
+/*
+ * Without vmpc_lock: a write can hold it for an RCU-tasks grace period,
+ * which a task long in the kernel holds off. A read racing a transition
+ * gets the state before or after it; armed() only reads what resolve()
+ * set up and the kernel's text.
+ */
 bool vmpc_is_armed(void)
 {
-	bool armed;
-
-	mutex_lock(&vmpc_lock);
-	armed = !vmpc_enabled && vmpc_backend->armed();
-	mutex_unlock(&vmpc_lock);
-	return armed;
+	return !READ_ONCE(vmpc_enabled) && READ_ONCE(vmpc_backend)->armed();
 }
 
 const char *vmpc_method(void)
@@ -335,7 +354,7 @@ const char *vmpc_method(void)
 	return READ_ONCE(vmpc_backend)->name;
 }
 
-bool vmpc_target_hooked(unsigned int i)
+bool vmpc_target_resolved(unsigned int i)
 {
 	return i < ARRAY_SIZE(vmpc_hooked) && READ_ONCE(vmpc_hooked[i]);
 }
@@ -380,6 +399,28 @@ int vmpc_state_init(const char *method, bool enabled, bool resident)
 }
 
 /*
+ * Unhooks for unload. Past this point nothing keeps the module's text, so
+ * while the kernel refuses to let a hook go, unload waits and asks again
+ * each second (in TASK_IDLE: no hung-task report for a wait that is
+ * meant): a hook left pointing into freed text would crash the kernel.
+ */
+static void vmpc_unhook_for_unload(void)
+{
+	bool waited = false;
+	int err;
+
+	while ((err = vmpc_detach())) {
+		if (!waited)
+			pr_crit("%s: cannot unhook at unload: %d; the module stays until the kernel lets its hooks go, asking each second\n",
+				vmpc_backend->name, err);
+		waited = true;
+		schedule_timeout_idle(HZ);
+	}
+	if (waited)
+		pr_info("%s: unhooked at last, unloading\n", vmpc_backend->name);
+}
+
+/*
  * In the default mode the module reference held while hooked means only a
  * forced rmmod gets here hooked; in resident mode every rmmod does. Unhook
  * then: the backends' unregistration returns only once no CPU can still be
@@ -390,15 +431,9 @@ int vmpc_state_init(const char *method, bool enabled, bool resident)
  */
 void vmpc_state_exit(void)
 {
-	int err = 0;
-
 	mutex_lock(&vmpc_lock);
-	if (vmpc_resident)
-		err = vmpc_backend->detach();
-	else if (!vmpc_enabled)
-		err = vmpc_unhook();
-	if (err)
-		pr_crit("unloaded while hooked: the kernel will crash when it calls a target\n");
+	if (vmpc_resident || !vmpc_enabled)
+		vmpc_unhook_for_unload();
 	mutex_unlock(&vmpc_lock);
 	synchronize_rcu_tasks();
 	vmpc_backend->release();

@@ -2,7 +2,7 @@
 /*
  * Test-only knobs, built only by `make VMPC_TESTING=1` (tests/vm/run stages
  * that build in the guest as extra/testing/vmpressure_ctl.ko). Parameters,
- * all read-only after load:
+ * read-only after load unless marked otherwise:
  *
  *   fail_resolve=BACKEND[:SYMBOL][,...]
  *	resolving SYMBOL (every target when no :SYMBOL is given) with
@@ -11,6 +11,10 @@
  *   fail_attach=BACKEND[,...]
  *	every attach of BACKEND (at load with enabled=0, and at each write
  *	of 0) fails with -fail_errno, before the backend is asked
+ *   fail_detach=1 (writable)
+ *	every detach (a write of 1, unload) fails with -fail_errno, before
+ *	the backend is asked, until it is set back to 0: the hooks stay
+ *	as the kernel would leave them after refusing to unregister them
  *   fail_errno=N
  *	the errno those fail with, 1 to 4095 (default 5, EIO); 16 (EBUSY)
  *	makes method=auto move on as it does for a conflict
@@ -19,7 +23,9 @@
  *	function run: the negative control for evidence that must not take
  *	the module's word (skipped) for it
  */
+#include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
@@ -34,6 +40,10 @@ MODULE_PARM_DESC(fail_resolve, "Testing: BACKEND[:SYMBOL],... whose resolution f
 static char *fail_attach = "";
 module_param(fail_attach, charp, 0444);
 MODULE_PARM_DESC(fail_attach, "Testing: BACKEND,... whose every attach fails with -fail_errno");
+
+static bool fail_detach;
+module_param(fail_detach, bool, 0644);
+MODULE_PARM_DESC(fail_detach, "Testing: every detach fails with -fail_errno while 1 (writable)");
 
 static int fail_errno = EIO;
 module_param(fail_errno, int, 0444);
@@ -85,10 +95,18 @@ int vmpc_test_fail_attach(const char *backend)
 		       vmpc_test_errno() : 0;
 }
 
+int vmpc_test_fail_detach(void)
+{
+	return READ_ONCE(fail_detach) ? vmpc_test_errno() : 0;
+}
+
+/* Called from the kprobe backend's pre-handler. */
 bool vmpc_test_count_only(void)
 {
 	return count_only;
 }
+
+NOKPROBE_SYMBOL(vmpc_test_count_only);
 
 #ifdef VMPC_HAVE_DIRECT
 /* Counts, then returns into the hooked function (testing_direct_tramp.S). */

@@ -12,6 +12,7 @@
 #ifdef VMPC_TESTING
 int vmpc_test_fail_resolve(const char *backend, const char *symbol);
 int vmpc_test_fail_attach(const char *backend);
+int vmpc_test_fail_detach(void);
 bool vmpc_test_count_only(void);
 unsigned long vmpc_test_direct_target(unsigned long shipped);
 #else
@@ -22,6 +23,11 @@ static inline int vmpc_test_fail_resolve(const char *backend,
 }
 
 static inline int vmpc_test_fail_attach(const char *backend)
+{
+	return 0;
+}
+
+static inline int vmpc_test_fail_detach(void)
 {
 	return 0;
 }

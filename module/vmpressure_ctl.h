@@ -20,7 +20,8 @@
  * hooked call site really leads to the hook (kernel.ftrace_enabled=0 can
  * turn ftrace sites back into NOPs under a registered hook). busy_owner()
  * says, after attach() failed with -EBUSY, what kind of owner the kernel
- * found on a target, as far as the kernel's answer tells.
+ * found on a target, as far as the kernel's answer tells; busy_sharer(),
+ * where set, which backend can hook next to that owner (NULL: none).
  */
 struct vmpc_backend {
 	const char *name;
@@ -30,12 +31,14 @@ struct vmpc_backend {
 	void (*release)(void);
 	bool (*armed)(void);
 	const char *(*busy_owner)(void);
+	const struct vmpc_backend *(*busy_sharer)(void);
 };
 
 /* What busy_owner() says, as far as the kernel's refusal tells. */
 #define VMPC_OWNER_IPMODIFY "an IPMODIFY ftrace user holds a target: a livepatch, a kprobe with a post handler, or another module's IPMODIFY ftrace_ops"
 #define VMPC_OWNER_DIRECT "a target already has an ftrace direct call: a BPF trampoline (fentry/fexit/fmod_ret program, bpftrace kfunc/fentry probe) or another module's; method=ftrace or kprobe can share a function with BPF"
 #define VMPC_OWNER_UNSHARED_OR_OFF "ftrace is disabled (kernel.ftrace_enabled=0), or a target has an ftrace direct call that does not share it (BPF trampolines do; another module's may not)"
+#define VMPC_OWNER_KPROBE "another kprobe sits on a target: a kprobe event (kprobe_events in tracefs), perf probe or bpftrace; remove it, or use method=ftrace, which shares a function with kprobes"
 #define VMPC_OWNER_FTRACE_SITE "an IPMODIFY ftrace user holds a target's ftrace site (a livepatch or another module's IPMODIFY ftrace_ops), or an ftrace direct call there does not share it (BPF trampolines do)"
 
 extern const struct vmpc_backend vmpc_direct_backend;
@@ -47,12 +50,14 @@ int vmpc_ftrace_filter_add(struct ftrace_ops *ops, const char *symbol,
 			   bool reset);
 
 /*
- * Where a target's hook sits: the address kprobes resolve its entry to and
- * whether that is the function's ftrace call site.
+ * Where a target's hook sits: the address kprobes resolve its entry to,
+ * whether that is the function's ftrace call site, and whether another
+ * kprobe sat there when it was looked up.
  */
 struct vmpc_site {
 	unsigned long addr;
 	bool ftrace;
+	bool kprobe_shared;
 };
 
 int vmpc_site_find(const char *symbol, struct vmpc_site *site);
@@ -66,7 +71,7 @@ int vmpc_set_enabled(bool want);
 bool vmpc_is_enabled(void);
 bool vmpc_is_armed(void);
 const char *vmpc_method(void);
-bool vmpc_target_hooked(unsigned int i);
+bool vmpc_target_resolved(unsigned int i);
 const char *vmpc_target_symbol(unsigned int i);
 
 /* One boolean word as the enabled attribute accepts it (knob.c). */

@@ -225,7 +225,7 @@ test_shipped_build_has_no_test_knobs() {
 	testing=$(declared_params "$TESTING_MODULE")
 	echo "shipped: $shipped; test-only: $testing"
 	[ "$shipped" = "enabled method resident " ] || fail "the shipped build has parameters: $shipped"
-	for param in fail_resolve fail_attach fail_errno count_only; do
+	for param in fail_resolve fail_attach fail_detach fail_errno count_only; do
 		case " $testing" in
 		*" $param "*) ;;
 		*) fail "the test-only build lacks $param (has: $testing)" ;;
@@ -284,34 +284,44 @@ test_method_errors() {
 	done
 }
 
-# method=auto moves on to the next backend when the one in use is busy, at
-# load with enabled=0 and at a later write of 0; an explicit method does not.
+# method=auto moves on in one case only: direct refused by another direct
+# call (injected: EBUSY before the kernel is asked) goes to ftrace, which
+# shares a function with one, at load with enabled=0 and at a later write
+# of 0. ftrace refused stays refused: auto never tries kprobe. An explicit
+# method never moves.
 # group: module
 test_auto_falls_back_when_busy() {
-	local first second
+	local backend
 	need_module
-	# shellcheck disable=SC2046 # one word per backend
-	set -- $(lane_backends)
-	[ "$#" -ge 2 ] || fail "this test needs two backends; the lane declares: $*"
-	first=$1
-	second=$2
-	load_testing enabled=0 fail_attach="$first" fail_errno=16
-	[ "$(cat "$KNOB_DIR/method")" = "$second" ] ||
-		fail "auto with $first busy at load uses $(cat "$KNOB_DIR/method"), expected $second"
-	expect_knob 0 "auto fell back at load"
-	expect_armed 1 "auto fell back at load"
-	expect_work_stopped "auto fell back at load"
-	set_knob 1
+	case " $(lane_backends) " in
+	*" direct "*)
+		load_testing enabled=0 fail_attach=direct fail_errno=16
+		[ "$(cat "$KNOB_DIR/method")" = ftrace ] ||
+			fail "auto with direct busy at load uses $(cat "$KNOB_DIR/method"), expected ftrace"
+		expect_knob 0 "auto fell back at load"
+		expect_armed 1 "auto fell back at load"
+		expect_work_stopped "auto fell back at load"
+		set_knob 1
+		unload_module
+		load_testing fail_attach=direct fail_errno=16
+		[ "$(cat "$KNOB_DIR/method")" = direct ] || fail "auto at 1 picks $(cat "$KNOB_DIR/method"), expected direct"
+		set_knob 0
+		[ "$(cat "$KNOB_DIR/method")" = ftrace ] || fail "auto with direct busy at a write of 0 uses $(cat "$KNOB_DIR/method")"
+		set_knob 1
+		unload_module
+		;;
+	esac
+	load_testing fail_attach=direct,ftrace fail_errno=16
+	backend=$(cat "$KNOB_DIR/method")
+	clear_log
+	expect_write_fails 0 "Device or resource busy" "auto with direct and ftrace busy"
+	! new_log | grep -E '(trying|using) kprobe' || fail "auto with direct and ftrace busy tried kprobe"
+	[ "$(cat "$KNOB_DIR/method")" = "$backend" ] || fail "auto with every backend busy moved from $backend to $(cat "$KNOB_DIR/method")"
 	unload_module
-	load_testing fail_attach="$first" fail_errno=16
-	[ "$(cat "$KNOB_DIR/method")" = "$first" ] || fail "auto at 1 picks $(cat "$KNOB_DIR/method"), expected $first"
-	set_knob 0
-	[ "$(cat "$KNOB_DIR/method")" = "$second" ] || fail "auto with $first busy at a write of 0 uses $(cat "$KNOB_DIR/method")"
-	set_knob 1
-	unload_module
-	load_testing method="$first" fail_attach="$first" fail_errno=16
-	expect_write_fails 0 "Device or resource busy" "method=$first busy"
-	[ "$(cat "$KNOB_DIR/method")" = "$first" ] || fail "method=$first moved to $(cat "$KNOB_DIR/method")"
+	backend=$(lane_backends | cut -d' ' -f1)
+	load_testing method="$backend" fail_attach="$backend" fail_errno=16
+	expect_write_fails 0 "Device or resource busy" "method=$backend busy"
+	[ "$(cat "$KNOB_DIR/method")" = "$backend" ] || fail "method=$backend moved to $(cat "$KNOB_DIR/method")"
 	unload_module
 }
 

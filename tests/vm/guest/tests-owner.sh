@@ -1,0 +1,277 @@
+# shellcheck shell=dash disable=SC2153 # KNOB and the other names come from lib.sh
+# Guest tests of one owner at a time on vmpressure()'s call site: another
+# kprobe there (a tracefs kprobe event, as `perf probe` and bpftrace make)
+# in either order, an IPMODIFY holder under method=auto, kprobes disarmed
+# globally, and a detach the kernel refuses (the test-only fail_detach).
+# Whatever happens, no WARN (the harness panics on one) and no fallback
+# past an owner. Uses the helpers of lib.sh and tests-module.sh. Run by
+# run-tests.sh, each function in its own `sh -eu`, starting with the
+# shipped module loaded at enabled=1.
+
+OTHER_EVENT=vmpc_other
+# Log lines of the kprobe backend at work (refusal messages may name
+# kprobes as a kind of owner).
+KPROBE_USED='(trying|using) kprobe|vmpressure_ctl: kprobe: '
+FAIL_DETACH=/sys/module/vmpressure_ctl/parameters/fail_detach
+# The task that holds an RCU-tasks grace period off (armed_not_behind_write).
+LONG_READER=
+OTHER_DIR=$TRACEFS/events/kprobes/$OTHER_EVENT
+
+# Defines another kprobe on vmpressure through tracefs (it registers
+# disabled), and with "enable" arms it.
+other_probe_add() {
+	echo "p:$OTHER_EVENT vmpressure" >>"$TRACEFS/kprobe_events" ||
+		fail "cannot add a kprobe event on vmpressure"
+	[ "$1" != enable ] || other_probe_enable 1
+}
+
+other_probe_enable() {
+	echo "$1" >"$OTHER_DIR/enable" || fail "cannot write $1 to the $OTHER_EVENT event's enable"
+}
+
+other_probe_remove() {
+	[ -d "$OTHER_DIR" ] || return 0
+	other_probe_enable 0
+	echo "-:$OTHER_EVENT" >>"$TRACEFS/kprobe_events" || fail "cannot remove the $OTHER_EVENT kprobe event"
+}
+
+# Hits of the other probe, from kprobes' own count.
+other_probe_hits() {
+	awk -v e="$OTHER_EVENT" '$1 == e { print $2 }' "$TRACEFS/kprobe_profile"
+}
+
+owner_cleanup() {
+	[ ! -d "$OTHER_DIR" ] || other_probe_remove
+	conflict_cleanup
+}
+
+# A small reclaim pass: a few MiB past the hog's limit, enough for
+# vmpressure() to be called, far cheaper than an evidence round.
+vmpressure_called() {
+	# shellcheck disable=SC2034 # hog_passes reads it (dynamic scope)
+	local HOG_FILE_MIB=$((HOG_LIMIT_MIB + 6))
+	hog_once
+}
+
+# Both the other probe and the short-circuit see vmpressure() calls.
+expect_both_run() {
+	local hits skipped
+	hits=$(other_probe_hits)
+	skipped=$(skipped_count)
+	vmpressure_called
+	[ "$(other_probe_hits)" -gt "$hits" ] || fail "$1: the other kprobe's hits stayed at $hits"
+	[ "$(skipped_count)" -gt "$skipped" ] || fail "$1: skipped stayed at $skipped"
+}
+
+# The kprobe backend refuses to join another kprobe on vmpressure, armed
+# or not; the other backends hook next to it. Refused: EBUSY, a log line
+# naming the way out, the knob and the method unchanged, no hook; a write
+# of 0 works once the other probe is gone.
+# group: conflict
+test_owner_other_kprobe_first() {
+	local backend state
+	need_module
+	trap owner_cleanup EXIT
+	for backend in $(lane_backends); do
+		for state in enable disabled; do
+			echo "== another kprobe ($state) first, then method=$backend"
+			other_probe_add "$state"
+			load_backend "$backend"
+			clear_log
+			if [ "$backend" = kprobe ]; then
+				expect_write_fails 0 "Device or resource busy" "method=kprobe under another kprobe ($state)"
+				new_log | grep -q 'kprobe: another kprobe sits on vmpressure' ||
+					fail "method=kprobe under another kprobe: the log does not name the symbol: $(new_log)"
+				new_log | grep -q 'kprobe: cannot hook: -16: another kprobe sits on a target: .*kprobe_events.*perf probe or bpftrace' ||
+					fail "method=kprobe under another kprobe: the log does not name the way out: $(new_log)"
+				expect_armed 0 "method=kprobe under another kprobe ($state)"
+				[ "$(cat "$KNOB_DIR/method")" = kprobe ] || fail "method moved to $(cat "$KNOB_DIR/method")"
+				other_probe_remove
+				set_knob 0
+				expect_armed 1 "method=kprobe after the other kprobe left"
+			else
+				set_knob 0
+				expect_armed 1 "method=$backend next to another kprobe ($state)"
+				[ "$state" = disabled ] || expect_both_run "method=$backend next to another kprobe"
+				set_knob 1
+				other_probe_remove
+			fi
+			unload_module
+			expect_no_hook_lines "another kprobe ($state) first, method=$backend, both gone"
+		done
+	done
+}
+
+# Ours first, then another kprobe on vmpressure: it joins, both run; it
+# leaves while ours is live, ours keeps working; it comes back and ours
+# leaves while it is live, then it leaves last. No WARN in any order
+# (the kprobe backend's last one is the order the WARN needed).
+# group: conflict
+test_owner_other_kprobe_after_ours() {
+	local backend skipped hits
+	need_module
+	trap owner_cleanup EXIT
+	for backend in $(lane_backends); do
+		echo "== method=$backend at 0 first, then another kprobe"
+		load_backend "$backend" enabled=0
+		other_probe_add enable
+		expect_armed 1 "method=$backend with another kprobe next to it"
+		expect_both_run "method=$backend with another kprobe next to it"
+		other_probe_remove
+		expect_armed 1 "method=$backend after the other kprobe left"
+		skipped=$(skipped_count)
+		vmpressure_called
+		[ "$(skipped_count)" -gt "$skipped" ] || fail "method=$backend after the other kprobe left: skipped stayed at $skipped"
+		echo "== another kprobe joins, then method=$backend leaves first"
+		other_probe_add enable
+		set_knob 1
+		unload_module
+		hits=$(other_probe_hits)
+		vmpressure_called
+		[ "$(other_probe_hits)" -gt "$hits" ] || fail "the other kprobe stopped after method=$backend left: hits stayed at $hits"
+		other_probe_remove
+		expect_no_hook_lines "method=$backend first, another kprobe last, both gone"
+	done
+}
+
+# method=auto under an owner that refuses direct and ftrace alike (an
+# IPMODIFY ftrace_ops, a livepatch): refused, never a kprobe planted in
+# front of the owner. At load with enabled=0 and at a later write of 0:
+# EBUSY, the method unchanged, the owner still called, no word of kprobe.
+# group: conflict
+test_owner_auto_never_kprobe() {
+	local holder method calls skipped out lines tested=
+	need_module
+	trap conflict_cleanup EXIT
+	for holder in ipmodify livepatch; do
+		[ -e "$(holder_module "$holder")" ] || continue
+		tested="$tested $holder"
+		# K taint from the livepatch, accepted only if this test passes.
+		[ "$holder" != livepatch ] || echo "$TAINT_K" >"$TAINT_ALLOWED_FILE"
+		echo "== $holder holds vmpressure, then method=auto"
+		unload_stock_or_testing
+		holder_load "$holder" || fail "$holder does not load on its own"
+		clear_log
+		out=$(insmod_must_fail method=auto enabled=0)
+		case $out in
+		*"Device or resource busy"*) ;;
+		*) fail "method=auto enabled=0 under $holder: expected EBUSY, insmod said: $out" ;;
+		esac
+		! new_log | grep -E "$KPROBE_USED" || fail "method=auto under $holder at load: a kprobe was tried"
+		load_module method=auto
+		method=$(cat "$KNOB_DIR/method")
+		lines=$(hook_lines)
+		clear_log
+		expect_write_fails 0 "Device or resource busy" "method=auto under $holder"
+		! new_log | grep -E "$KPROBE_USED" || fail "method=auto under $holder: a kprobe was tried"
+		[ "$(cat "$KNOB_DIR/method")" = "$method" ] || fail "method=auto under $holder moved from $method to $(cat "$KNOB_DIR/method")"
+		expect_armed 0 "method=auto under $holder"
+		[ "$(hook_lines)" = "$lines" ] || fail "method=auto under $holder: a refused write changed the hooks"
+		skipped=$(skipped_count)
+		calls=$(holder_calls "$holder")
+		vmpressure_called
+		[ "$(holder_calls "$holder")" -gt "$calls" ] || fail "$holder's calls stayed at $calls under method=auto"
+		[ "$(skipped_count)" -eq "$skipped" ] || fail "skipped grew under $holder"
+		unload_module
+		holder_unload "$holder"
+	done
+	[ -n "$tested" ] || skip "no IPMODIFY holder built for this kernel"
+	echo "tested under:$tested"
+}
+
+# Waits up to 30 s for the log to have a line matching the regex.
+log_shows() {
+	local tries=0
+	until dmesg | grep -qE "$1"; do
+		tries=$((tries + 1))
+		[ "$tries" -le 300 ] || fail "no log line matching '$1' in 30 s: $(dmesg | tail -n 5)"
+		sleep 0.1
+	done
+}
+
+fail_detach_cleanup() {
+	[ ! -e "$FAIL_DETACH" ] || echo 0 >"$FAIL_DETACH"
+	wait
+}
+
+# A detach the kernel refuses (the test-only fail_detach) never lets the
+# module's text go while a hook leads into it. Default mode: the write of
+# 1 fails, the knob, the hooks and the module stay, rmmod is refused.
+# Resident mode (no module reference): rmmod waits, with the hooks live
+# and vmpressure() still calling into the module, until the detach works.
+# group: conflict
+test_owner_fail_detach() {
+	local backend pid skipped
+	need_module
+	trap fail_detach_cleanup EXIT
+	for backend in $(lane_backends); do
+		echo "== method=$backend, default mode"
+		load_testing method="$backend" enabled=0
+		echo 1 >"$FAIL_DETACH"
+		clear_log
+		expect_write_fails 1 "Input/output error" "method=$backend, detach failing"
+		new_log | grep -q "$backend: cannot unhook: -5; staying hooked, and loaded" ||
+			fail "method=$backend: the failed detach is not in the log: $(new_log)"
+		expect_armed 1 "method=$backend, detach failing"
+		! rmmod vmpressure_ctl || fail "method=$backend: rmmod succeeded after a failed detach"
+		module_loaded || fail "method=$backend: the module went after a failed detach"
+		skipped=$(skipped_count)
+		vmpressure_called
+		[ "$(skipped_count)" -gt "$skipped" ] || fail "method=$backend: the hooks stopped after a failed detach"
+		echo 0 >"$FAIL_DETACH"
+		unload_module
+		expect_no_hook_lines "method=$backend, default mode, detach working again"
+
+		echo "== method=$backend, resident mode"
+		load_testing method="$backend" resident=1 enabled=0
+		echo 1 >"$FAIL_DETACH"
+		clear_log
+		rmmod vmpressure_ctl &
+		pid=$!
+		log_shows "$backend: cannot unhook at unload: -5"
+		[ -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: the module went with its hooks failing to detach"
+		[ -n "$(hook_lines)" ] || fail "method=$backend resident: no hook while the detach fails"
+		# The hooks lead into the module's text: it must still be there.
+		vmpressure_called
+		echo 0 >"$FAIL_DETACH"
+		wait "$pid" || fail "method=$backend resident: rmmod failed once the detach worked"
+		[ ! -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: still loaded after rmmod"
+		expect_no_hook_lines "method=$backend, resident, unloaded"
+	done
+}
+
+# Reading armed does not wait behind a write that waits for an RCU-tasks
+# grace period: a task that stays in the kernel (one long read() after
+# another, never a voluntary switch) holds the write of 1 off, and a read
+# of armed meanwhile returns at once. method stays readable likewise.
+# group: conflict
+test_owner_armed_not_behind_write() {
+	local writer armed_read tries
+	need_module
+	# Without preemption ftrace waits for no RCU-tasks grace period at
+	# unregistration (ftrace_shutdown()): no write stays long to race.
+	kconfig_on PREEMPTION || skip "no CONFIG_PREEMPTION: a write of 1 waits for no RCU-tasks grace period here"
+	trap 'kill "$LONG_READER" 2>/dev/null || true; wait' EXIT
+	load_backend ftrace enabled=0
+	dd if=/dev/zero of=/dev/null bs=16M count=1000000 2>/dev/null &
+	LONG_READER=$!
+	sleep 0.3
+	echo 1 >"$KNOB" &
+	writer=$!
+	sleep 0.2
+	kill -0 "$writer" 2>/dev/null || fail "the write of 1 did not wait for the grace period: nothing to race"
+	{ cat "$ARMED" "$KNOB_DIR/method" >/tmp/armed-read; } &
+	armed_read=$!
+	tries=0
+	while kill -0 "$armed_read" 2>/dev/null; do
+		tries=$((tries + 1))
+		[ "$tries" -le 40 ] || fail "reading armed and method took over 2 s while the write of 1 waits"
+		sleep 0.05
+	done
+	kill -0 "$writer" 2>/dev/null || fail "reading armed and method returned only once the write of 1 had ended"
+	echo "while the write waits: armed, method: $(tr '\n' ' ' </tmp/armed-read)"
+	kill "$LONG_READER"
+	wait "$writer" || fail "the write of 1 failed once the grace period could end"
+	expect_knob 1 "after the write of 1"
+	unload_module
+}
