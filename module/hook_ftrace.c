@@ -37,7 +37,7 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 	if (READ_ONCE(vmpc_pass_through))
 		return;
 	if (vmpc_test_count_only()) {
-		vmpc_stub();
+		vmpc_count_skipped();
 		return;
 	}
 	vmpc_ftrace_regs_set_ip(fregs, (unsigned long)vmpc_stub);
@@ -51,7 +51,7 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 	if (READ_ONCE(vmpc_pass_through))
 		return;
 	if (vmpc_test_count_only()) {
-		vmpc_stub();
+		vmpc_count_skipped();
 		return;
 	}
 	instruction_pointer_set(regs, (unsigned long)vmpc_stub);

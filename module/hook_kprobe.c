@@ -46,7 +46,7 @@ static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 	if (READ_ONCE(vmpc_pass_through))
 		return 0;
 	if (vmpc_test_count_only()) {
-		vmpc_stub();
+		vmpc_count_skipped();
 		return 0;
 	}
 	instruction_pointer_set(regs, (unsigned long)vmpc_stub);

@@ -7,6 +7,7 @@
 #ifndef VMPRESSURE_CTL_H
 #define VMPRESSURE_CTL_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 /* Upper bound on the number of hooked symbols (vmpressure, vmpressure_prio). */
@@ -82,6 +83,17 @@ extern bool vmpc_pass_through;
 
 /* Where every hook sends the CPU instead of the original function. */
 void vmpc_stub(void);
+
+DECLARE_PER_CPU(unsigned long, vmpc_skipped_count);
+
+/*
+ * Counts one short-circuited call. Inline, so that a kprobe pre-handler
+ * (count_only) counts without calling vmpc_stub, which stays probe-able.
+ */
+static inline void vmpc_count_skipped(void)
+{
+	this_cpu_inc(vmpc_skipped_count);
+}
 
 /* ftrace direct-call target that drops into vmpc_stub (direct_tramp.S). */
 void vmpc_direct_tramp(void);
