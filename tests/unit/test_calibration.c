@@ -75,18 +75,20 @@ static bool simulate(const struct workload *w, unsigned long seed,
 		     struct interleave *il, struct il_report *r)
 {
 	static char *cmd[] = { "fake", NULL };
-	struct ab_options o = {
+	/* static: the report keeps a pointer to its options (il_verdict) */
+	static struct ab_options o;
+	struct ab_schedule schedule;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0;
+	enum ab_arm prev = AB_ARM_A;
+
+	o = (struct ab_options){
 		.value_a = "1", .value_b = "0", .interleave_s = SLICE_S,
 		.max_flip_s = w->max_flip_s, .settle_s = w->settle_s,
 		.metric_name = "rate", .higher_is_better = true,
 		.order = AB_ORDER_RANDOM, .seed = seed, .knob = "/fake",
 		.cmd = cmd,
 	};
-	struct ab_schedule schedule;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0;
-	enum ab_arm prev = AB_ARM_A;
-
 	assert_non_null(rng);
 	gsl_rng_set(rng, seed + 1000003);
 	assert_int_equal(ab_schedule_init(&schedule, AB_ORDER_RANDOM, seed), 0);
