@@ -242,34 +242,47 @@ test_owner_fail_detach() {
 
 # Reading armed does not wait behind a write that waits for an RCU-tasks
 # grace period: a task that stays in the kernel (one long read() after
-# another, never a voluntary switch) holds the write of 1 off, and a read
-# of armed meanwhile returns at once. method stays readable likewise.
+# another) holds the write of 1 off, and a read of armed meanwhile returns
+# while the write still waits. method stays readable likewise. A round in
+# which the write ended first (the grace period came while the reader
+# started, under TCG) proves nothing either way and is tried again; a read
+# that waits for the write makes every round end so, and the test fails.
+# Without preemption ftrace waits for no RCU-tasks grace period at
+# unregistration (ftrace_shutdown()): no write stays long to race.
 # group: conflict
+# requires: preemption
 test_owner_armed_not_behind_write() {
-	local writer armed_read tries
+	local writer armed_read tries round=0
 	need_module
-	# Without preemption ftrace waits for no RCU-tasks grace period at
-	# unregistration (ftrace_shutdown()): no write stays long to race.
-	kconfig_on PREEMPTION || skip "no CONFIG_PREEMPTION: a write of 1 waits for no RCU-tasks grace period here"
 	trap 'kill "$LONG_READER" 2>/dev/null || true; wait' EXIT
-	load_backend ftrace enabled=0
-	dd if=/dev/zero of=/dev/null bs=16M count=1000000 2>/dev/null &
-	LONG_READER=$!
-	sleep 0.3
-	echo 1 >"$KNOB" &
-	writer=$!
-	sleep 0.2
-	kill -0 "$writer" 2>/dev/null || fail "the write of 1 did not wait for the grace period: nothing to race"
-	{ cat "$ARMED" "$KNOB_DIR/method" >/tmp/armed-read; } &
-	armed_read=$!
-	tries=0
-	while kill -0 "$armed_read" 2>/dev/null; do
-		tries=$((tries + 1))
-		[ "$tries" -le 40 ] || fail "reading armed and method took over 2 s while the write of 1 waits"
-		sleep 0.05
+	while :; do
+		round=$((round + 1))
+		[ "$round" -le 5 ] || fail "in 5 rounds, reading armed and method returned only once the write of 1 had ended"
+		load_backend ftrace enabled=0
+		dd if=/dev/zero of=/dev/null bs=16M count=1000000 2>/dev/null &
+		LONG_READER=$!
+		sleep 0.3
+		echo 1 >"$KNOB" &
+		writer=$!
+		sleep 0.2
+		kill -0 "$writer" 2>/dev/null || fail "the write of 1 did not wait for the grace period: nothing to race"
+		{ cat "$ARMED" "$KNOB_DIR/method" >/tmp/armed-read; } &
+		armed_read=$!
+		tries=0
+		while kill -0 "$armed_read" 2>/dev/null; do
+			tries=$((tries + 1))
+			[ "$tries" -le 40 ] || fail "reading armed and method took over 2 s while the write of 1 waits"
+			sleep 0.05
+		done
+		if kill -0 "$writer" 2>/dev/null; then
+			echo "round $round: while the write waits: armed, method: $(tr '\n' ' ' </tmp/armed-read)"
+			break
+		fi
+		echo "round $round: the write of 1 ended before the read returned: again"
+		kill "$LONG_READER"
+		wait "$writer" || fail "the write of 1 failed once the grace period could end"
+		unload_module
 	done
-	kill -0 "$writer" 2>/dev/null || fail "reading armed and method returned only once the write of 1 had ended"
-	echo "while the write waits: armed, method: $(tr '\n' ' ' </tmp/armed-read)"
 	kill "$LONG_READER"
 	wait "$writer" || fail "the write of 1 failed once the grace period could end"
 	expect_knob 1 "after the write of 1"

@@ -12,9 +12,9 @@
 #   cgroup-v1      the memory controller of cgroup v1 (the guest mounts it
 #                  where the kernel has it: MEMCG and, from 6.11, MEMCG_V1)
 #   cgroup-v2      the guest runs on cgroup v2 (no cgroup-v1 memory controller)
-#   livepatch thp rt kmemleak tracer
+#   livepatch thp rt kmemleak tracer preemption
 #                  CONFIG_LIVEPATCH, _TRANSPARENT_HUGEPAGE, _PREEMPT_RT,
-#                  _DEBUG_KMEMLEAK, _FUNCTION_TRACER
+#                  _DEBUG_KMEMLEAK, _FUNCTION_TRACER, _PREEMPTION
 #
 # Inputs:  vm_dir (common.sh); lane_arch, lane_profile (lane.sh);
 #          selected_tests (VMPCTL_VM_TESTS: exactly these tests, whatever
@@ -92,6 +92,7 @@ requirement_missing() {
 	rt) option=PREEMPT_RT ;;
 	kmemleak) option=DEBUG_KMEMLEAK ;;
 	tracer) option=FUNCTION_TRACER ;;
+	preemption) option=PREEMPTION ;;
 	*) return 2 ;;
 	esac
 	grep -q "^CONFIG_$option=y" "$kconfig" || echo "no CONFIG_$option"
