@@ -125,11 +125,8 @@ reset_tracing() {
 # hold: every step that can fail says so with fail().
 reset_state() {
 	echo 1 >/proc/sys/kernel/ftrace_enabled || fail "cannot set kernel.ftrace_enabled to 1"
-	# Written only when it reads 0: under lockdown (the Secure Boot lane)
-	# debugfs refuses the file, and then no test can have disarmed kprobes.
-	case $(cat /sys/kernel/debug/kprobes/enabled 2>/dev/null) in
-	0) echo 1 >/sys/kernel/debug/kprobes/enabled || fail "cannot enable kprobes" ;;
-	esac
+	! kprobes_switch_usable || echo 1 >/sys/kernel/debug/kprobes/enabled ||
+		fail "cannot enable kprobes"
 	hog_stop
 	unload_test_modules
 	remove_leftover_memcgs
