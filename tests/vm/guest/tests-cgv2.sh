@@ -142,7 +142,7 @@ net_phase() {
 # tracer counting vmpressure's work item, which vmpressure() schedules only
 # when it runs (6.12). TCP's own: with the knob at 0 no socket pressure,
 # so the receiver's rcv_ssthresh is never cut. The cuts at 1 are printed,
-# not asserted: in 6.12 guests they came in 10 of 15 phases (README).
+# not asserted: in 6.12 guests they came in 10 of 15 phases (docs/cgroup-v2.md).
 # group: core
 # requires: cgroup-v2 tracer
 test_net_socket_pressure_follows_knob() {
