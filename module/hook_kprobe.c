@@ -21,7 +21,11 @@
  * On the ftrace call site (KPROBES_ON_FTRACE) the kprobe rides on kprobes'
  * own ftrace_ops, which has no FTRACE_OPS_FL_PERMANENT: armed() reads the
  * call sites, as it does for breakpoint kprobes that debugfs'
- * kprobes/enabled can disarm.
+ * kprobes/enabled can disarm. That switch unregisters kprobes' ftrace_ops
+ * but leaves a call site live while another ftrace user (a function
+ * tracer filtered on vmpressure) is on it, so there armed() also reads a
+ * breakpoint kprobe of ours on vmpc_kprobe_canary(), which the switch
+ * disarms with the rest: the kernel's own text, read without kprobe_mutex.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,6 +43,20 @@ static struct kprobe *vmpc_kprobe_ptrs[VMPC_MAX_TARGETS];
 static const char *vmpc_kprobe_symbol[VMPC_MAX_TARGETS];
 static unsigned int vmpc_kprobe_nr_resolved;
 static bool vmpc_kprobe_refused_shared;
+/* Registered while a target's kprobe sits on its ftrace call site. */
+static struct kprobe vmpc_kprobe_canary_probe;
+static bool vmpc_kprobe_on_ftrace;
+
+/*
+ * Never called: only its first instruction matters, where a breakpoint
+ * kprobe shows whether kprobes are armed. notrace, so that the probe is a
+ * breakpoint and not one more user of an ftrace call site; the nop gives
+ * it a body of its own, one no other function is merged with.
+ */
+static noinline notrace void vmpc_kprobe_canary(void)
+{
+	asm volatile("nop");
+}
 
 static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 {
@@ -142,13 +160,25 @@ static int vmpc_kprobe_attach(void)
 		return err;
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		err = enable_kprobe(vmpc_kprobe_ptrs[i]);
-		if (err) {
-			unregister_kprobes(vmpc_kprobe_ptrs,
-					   vmpc_kprobe_nr_resolved);
-			return err;
-		}
+		if (err)
+			goto err_unregister;
 	}
-	return 0;
+	vmpc_kprobe_on_ftrace = false;
+	for (i = 0; i < vmpc_kprobe_nr_resolved; i++)
+		if (vmpc_kprobe[i].flags & KPROBE_FLAG_FTRACE)
+			vmpc_kprobe_on_ftrace = true;
+	if (!vmpc_kprobe_on_ftrace)
+		return 0;
+	memset(&vmpc_kprobe_canary_probe, 0, sizeof(vmpc_kprobe_canary_probe));
+	vmpc_kprobe_canary_probe.addr = (kprobe_opcode_t *)vmpc_kprobe_canary;
+	err = register_kprobe(&vmpc_kprobe_canary_probe);
+	if (!err)
+		return 0;
+	pr_err("kprobe: cannot register the probe that shows whether kprobes are armed: %d\n",
+	       err);
+err_unregister:
+	unregister_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
+	return err;
 }
 
 /*
@@ -166,6 +196,13 @@ static int vmpc_kprobe_detach(void)
 			continue;
 		pr_err("kprobe: the kernel failed to unregister the kprobe on %s\n",
 		       vmpc_kprobe_symbol[i]);
+		err = -EBUSY;
+	}
+	if (!vmpc_kprobe_on_ftrace)
+		return err;
+	unregister_kprobe(&vmpc_kprobe_canary_probe);
+	if (!vmpc_kprobe_canary_probe.addr) {
+		pr_err("kprobe: the kernel failed to unregister the kprobe on vmpc_kprobe_canary\n");
 		err = -EBUSY;
 	}
 	return err;
@@ -197,7 +234,8 @@ static bool vmpc_kprobe_armed(void)
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++)
 		if (!vmpc_kprobe_live(&vmpc_kprobe[i]))
 			return false;
-	return true;
+	return !READ_ONCE(vmpc_kprobe_on_ftrace) ||
+	       vmpc_kprobe_live(&vmpc_kprobe_canary_probe);
 }
 
 static const char *vmpc_kprobe_busy_owner(void)

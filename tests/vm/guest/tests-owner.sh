@@ -288,3 +288,64 @@ test_owner_armed_not_behind_write() {
 	expect_knob 1 "after the write of 1"
 	unload_module
 }
+
+KPROBES_SWITCH=/sys/kernel/debug/kprobes/enabled
+
+# Run under a function tracer on vmpressure (trace_calls): kprobes
+# disarmed, the hook's call site stays live for the tracer alone.
+kprobes_disarmed_under_tracer() {
+	local mode=$1 skipped
+	echo 0 >"$KPROBES_SWITCH" || fail "cannot write 0 to $KPROBES_SWITCH"
+	expect_armed 0 "$mode, kprobes disarmed, a function tracer on vmpressure"
+	skipped=$(skipped_count)
+	vmpressure_called
+	[ "$(skipped_count)" -eq "$skipped" ] || fail "$mode: armed reads 0, yet the kprobe ran"
+	clear_log
+	if [ "$mode" = resident ]; then
+		set_knob 1
+		expect_write_fails 0 "Device or resource busy" "$mode, kprobes disarmed"
+		new_log | grep -q 'kprobe: the kernel registered the hook but its call sites do not lead to it' ||
+			fail "$mode: the refused write is not in the log: $(new_log)"
+	else
+		set_knob 1
+		expect_write_fails 0 "Device or resource busy" "$mode, kprobes disarmed"
+		new_log | grep -q 'kprobe: cannot hook: -16: the kernel registered the hook but its call sites do not lead to it' ||
+			fail "$mode: the refused write is not in the log: $(new_log)"
+		# enabled_functions lists the tracer: kprobes' own list only.
+		! grep -E '[[:space:]](vmpressure|vmpressure_prio)\+0x0([[:space:]]|$)' /sys/kernel/debug/kprobes/list ||
+			fail "$mode: a kprobe stayed after the refused write"
+	fi
+	echo 1 >"$KPROBES_SWITCH" || fail "cannot write 1 to $KPROBES_SWITCH"
+	set_knob 0
+	expect_armed 1 "$mode, kprobes armed again"
+	skipped=$(skipped_count)
+	vmpressure_called
+	[ "$(skipped_count)" -gt "$skipped" ] || fail "$mode: kprobes armed again, skipped stayed at $skipped"
+}
+
+# debugfs kprobes/enabled=0 while another ftrace user, a function tracer
+# filtered on every target, keeps their call sites live (on x86 the
+# kprobes sit on those sites): armed reads 0, the kprobe does not run, a
+# write of 0 is refused with a log line, in the default and resident
+# modes. The tracer seeing vmpressure() meanwhile is the control.
+# group: conflict
+# requires: tracer
+test_owner_kprobes_disarmed_site_shared() {
+	local mode
+	need_module
+	kprobes_switch_usable || skip "debugfs refuses $KPROBES_SWITCH (lockdown)"
+	trap 'echo 1 >"$KPROBES_SWITCH"' EXIT
+	for mode in default resident; do
+		echo "== method=kprobe, $mode mode"
+		if [ "$mode" = resident ]; then
+			load_backend kprobe resident=1 enabled=0
+		else
+			load_backend kprobe enabled=0
+		fi
+		expect_armed 1 "$mode, kprobes armed"
+		trace_calls "$(expected_targets | tr '\n' ' ')" vmpressure '' kprobes_disarmed_under_tracer "$mode" 2>/dev/null
+		[ "$TRACE_CALLS" -gt 0 ] || fail "$mode: the function tracer saw no vmpressure() call"
+		echo "$mode: the function tracer saw vmpressure() $TRACE_CALLS times"
+		unload_module
+	done
+}
