@@ -194,14 +194,35 @@ fail_detach_cleanup() {
 	wait
 }
 
+# Taint R: a module unloaded with rmmod -f while referenced.
+TAINT_FORCED_RMMOD=8
+
+# rmmod -f of the module pinned by a failed detach, where the kernel has no
+# CONFIG_MODULE_FORCE_UNLOAD: refused like rmmod, no R taint. Where it has
+# it (Debian's kernels), the kernel would unload the referenced module and
+# taint R, which fails the lane: not tried. The unload then runs the path
+# resident mode's rmmod takes, which test_owner_fail_detach checks.
+expect_forced_rmmod_refused() {
+	if kconfig_on MODULE_FORCE_UNLOAD; then
+		echo "$1: CONFIG_MODULE_FORCE_UNLOAD=y: rmmod -f not tried (it would taint R)"
+		return
+	fi
+	! rmmod -f vmpressure_ctl || fail "$1: rmmod -f succeeded after a failed detach"
+	module_loaded || fail "$1: the module went with rmmod -f after a failed detach"
+	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq 0 ] ||
+		fail "$1: rmmod -f tainted the kernel R"
+}
+
 # A detach the kernel refuses (the test-only fail_detach) never lets the
 # module's text go while a hook leads into it. Default mode: the write of
-# 1 fails, the knob, the hooks and the module stay, rmmod is refused.
-# Resident mode (no module reference): rmmod waits, with the hooks live
-# and vmpressure() still calling into the module, until the detach works.
+# 1 fails, the knob, the hooks and the module stay, rmmod is refused, and
+# so is rmmod -f where the kernel cannot force an unload. Resident mode
+# (no module reference, so rmmod -f is plain rmmod and taints nothing):
+# rmmod and rmmod -f wait, with the hooks live and vmpressure() still
+# calling into the module, until the detach works.
 # group: conflict
 test_owner_fail_detach() {
-	local backend pid skipped
+	local backend pid skipped rmmod_force
 	need_module
 	trap fail_detach_cleanup EXIT
 	for backend in $(lane_backends); do
@@ -215,6 +236,7 @@ test_owner_fail_detach() {
 		expect_armed 1 "method=$backend, detach failing"
 		! rmmod vmpressure_ctl || fail "method=$backend: rmmod succeeded after a failed detach"
 		module_loaded || fail "method=$backend: the module went after a failed detach"
+		expect_forced_rmmod_refused "method=$backend"
 		skipped=$(skipped_count)
 		vmpressure_called
 		[ "$(skipped_count)" -gt "$skipped" ] || fail "method=$backend: the hooks stopped after a failed detach"
@@ -222,21 +244,26 @@ test_owner_fail_detach() {
 		unload_module
 		expect_no_hook_lines "method=$backend, default mode, detach working again"
 
-		echo "== method=$backend, resident mode"
-		load_testing method="$backend" resident=1 enabled=0
-		echo 1 >"$FAIL_DETACH"
-		clear_log
-		rmmod vmpressure_ctl &
-		pid=$!
-		log_shows "$backend: cannot unhook at unload: -5"
-		[ -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: the module went with its hooks failing to detach"
-		[ -n "$(hook_lines)" ] || fail "method=$backend resident: no hook while the detach fails"
-		# The hooks lead into the module's text: it must still be there.
-		vmpressure_called
-		echo 0 >"$FAIL_DETACH"
-		wait "$pid" || fail "method=$backend resident: rmmod failed once the detach worked"
-		[ ! -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: still loaded after rmmod"
-		expect_no_hook_lines "method=$backend, resident, unloaded"
+		for rmmod_force in '' -f; do
+			echo "== method=$backend, resident mode, rmmod $rmmod_force"
+			load_testing method="$backend" resident=1 enabled=0
+			echo 1 >"$FAIL_DETACH"
+			clear_log
+			# shellcheck disable=SC2086 # no word when empty
+			rmmod $rmmod_force vmpressure_ctl &
+			pid=$!
+			log_shows "$backend: cannot unhook at unload: -5"
+			[ -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: the module went with its hooks failing to detach"
+			[ -n "$(hook_lines)" ] || fail "method=$backend resident: no hook while the detach fails"
+			# The hooks lead into the module's text: it must still be there.
+			vmpressure_called
+			echo 0 >"$FAIL_DETACH"
+			wait "$pid" || fail "method=$backend resident: rmmod $rmmod_force failed once the detach worked"
+			[ ! -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: still loaded after rmmod $rmmod_force"
+			[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq 0 ] ||
+				fail "method=$backend resident: rmmod $rmmod_force tainted the kernel R"
+			expect_no_hook_lines "method=$backend, resident, unloaded"
+		done
 	done
 }
 
