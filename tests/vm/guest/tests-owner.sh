@@ -2,7 +2,9 @@
 # Guest tests of one owner at a time on vmpressure()'s call site: another
 # kprobe there (a tracefs kprobe event, as `perf probe` and bpftrace make)
 # in either order, an IPMODIFY holder under method=auto, kprobes disarmed
-# globally, and a detach the kernel refuses (the test-only fail_detach).
+# globally (also under a function tracer that keeps the call site live), a
+# detach the kernel refuses (the test-only fail_detach), and readers of
+# every attribute across unload.
 # Whatever happens, no WARN (the harness panics on one) and no fallback
 # past an owner. Uses the helpers of lib.sh and tests-module.sh. Run by
 # run-tests.sh, each function in its own `sh -eu`, starting with the
@@ -374,5 +376,70 @@ test_owner_kprobes_disarmed_site_shared() {
 		[ "$TRACE_CALLS" -gt 0 ] || fail "$mode: the function tracer saw no vmpressure() call"
 		echo "$mode: the function tracer saw vmpressure() $TRACE_CALLS times"
 		unload_module
+	done
+}
+
+# Files the readers of test_owner_readers_across_unload leave.
+READERS_DIR=/tmp/unload-readers
+
+# Reads attribute NAME in a loop until the stop file appears, whether the
+# module is there or not; leaves how many reads returned a value and how
+# many found no file (the module unloaded, or not yet loaded), and a line
+# in errors for a value no state of the module gives.
+attr_reader_across_unload() {
+	local name=$1 value found=0 missing=0
+	while [ ! -e "$READERS_DIR/stop" ]; do
+		if read -r value 2>/dev/null <"$KNOB_DIR/$name"; then
+			found=$((found + 1))
+			case $name:$value in
+			enabled:[01] | armed:[01] | method:direct | method:ftrace | method:kprobe | targets:vmpressure) ;;
+			skipped:*[!0-9]* | skipped:) echo "$name read '$value'" >>"$READERS_DIR/errors" ;;
+			skipped:*) ;;
+			*) echo "$name read '$value'" >>"$READERS_DIR/errors" ;;
+			esac
+		else
+			missing=$((missing + 1))
+		fi
+	done
+	echo "$found $missing" >"$READERS_DIR/count.$name"
+}
+
+# Teardown order: readers of every attribute hammer them while the module
+# loads and unloads, ROUNDS times, in the default mode at 1, after a
+# write of 0 and 1, and in resident mode hooked. unload removes the files
+# before anything they read goes, so no reader enters freed module text
+# (KASAN on the debug lane reports it; elsewhere it oopses, and the guest
+# panics). Every reader both read values and found no file: the race ran.
+# group: module
+test_owner_readers_across_unload() {
+	local rounds=12 i=0 attr attrs found missing
+	need_module
+	rm -rf "$READERS_DIR"
+	mkdir -p "$READERS_DIR"
+	attrs=$(cd "$KNOB_DIR" && echo *)
+	trap 'touch "$READERS_DIR/stop"; wait' EXIT
+	for attr in $attrs; do
+		attr_reader_across_unload "$attr" &
+	done
+	while [ "$i" -lt "$rounds" ]; do
+		case $((i % 3)) in
+		0) ;;
+		1) set_knob 0 && set_knob 1 ;;
+		2) unload_module && load_module resident=1 enabled=0 ;;
+		esac
+		rmmod vmpressure_ctl || fail "round $i: rmmod failed"
+		! module_loaded || fail "round $i: $KNOB_DIR still present after rmmod"
+		load_module
+		i=$((i + 1))
+	done
+	touch "$READERS_DIR/stop"
+	wait
+	[ ! -s "$READERS_DIR/errors" ] || fail "a reader read what no state gives: $(head -n 1 "$READERS_DIR/errors")"
+	for attr in $attrs; do
+		[ -s "$READERS_DIR/count.$attr" ] || fail "the reader of $attr left no count"
+		read -r found missing <"$READERS_DIR/count.$attr"
+		echo "$attr: $found reads returned a value, $missing found no file, across $rounds unloads"
+		[ "$found" -gt 0 ] || fail "the reader of $attr never read a value"
+		[ "$missing" -gt 0 ] || fail "the reader of $attr never ran while the module was gone"
 	done
 }
