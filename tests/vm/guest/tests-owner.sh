@@ -410,6 +410,9 @@ attr_reader_across_unload() {
 # before anything they read goes, so no reader enters freed module text
 # (KASAN on the debug lane reports it; elsewhere it oopses, and the guest
 # panics). Every reader both read values and found no file: the race ran.
+# The debug kernel has no CONFIG_DEBUG_KOBJECT_RELEASE, which would delay
+# the kobject's release past rmmod: the order in the module's exit is what
+# keeps readers out either way, and this test checks that order.
 # group: module
 test_owner_readers_across_unload() {
 	local rounds=12 i=0 attr attrs found missing
