@@ -107,4 +107,18 @@ static inline void vmpc_ftrace_free_filter(struct ftrace_ops *ops)
 #endif
 #endif
 
+/*
+ * Jump mode of the direct backend (direct_jmp_stub.c): where the kernel
+ * patches a tagged direct address as a JMP and has static calls to jump
+ * back into the body with. Only without vmpressure_prio() (MEMCG_V1=n, as
+ * in Debian's 7.3): a JMP leaves the stub no return address that tells
+ * two hooked functions apart, so it knows one body to hand calls back to.
+ */
+#if defined(VMPC_HAVE_DIRECT) && defined(CONFIG_DYNAMIC_FTRACE_WITH_JMP) && \
+	defined(VMPC_HAVE_FTRACE_JMP_SET) &&                               \
+	!defined(VMPC_HAVE_FTRACE_OPS_FL_JMP) &&                           \
+	defined(CONFIG_HAVE_STATIC_CALL) && !defined(CONFIG_MEMCG_V1)
+#define VMPC_DIRECT_JMP 1
+#endif
+
 #endif /* VMPC_COMPAT_H */
