@@ -9,6 +9,8 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 
+#include "direct_mode.h"
+
 /*
  * The ftrace backend's callback only stores an address into the saved
  * registers and calls nothing that ftrace traces through this ops, so it
@@ -105,20 +107,6 @@ static inline void vmpc_ftrace_free_filter(struct ftrace_ops *ops)
 #define vmpc_unregister_ftrace_direct(ops, addr) \
 	unregister_ftrace_direct_multi(ops, addr)
 #endif
-#endif
-
-/*
- * Jump mode of the direct backend (direct_jmp_stub.c): where the kernel
- * patches a tagged direct address as a JMP and has static calls to jump
- * back into the body with. Only without vmpressure_prio() (MEMCG_V1=n, as
- * in Debian's 7.3): a JMP leaves the stub no return address that tells
- * two hooked functions apart, so it knows one body to hand calls back to.
- */
-#if defined(VMPC_HAVE_DIRECT) && defined(CONFIG_DYNAMIC_FTRACE_WITH_JMP) && \
-	defined(VMPC_HAVE_FTRACE_JMP_SET) &&                               \
-	!defined(VMPC_HAVE_FTRACE_OPS_FL_JMP) &&                           \
-	defined(CONFIG_HAVE_STATIC_CALL) && !defined(CONFIG_MEMCG_V1)
-#define VMPC_DIRECT_JMP 1
 #endif
 
 #endif /* VMPC_COMPAT_H */

@@ -28,7 +28,7 @@
 #include "compat.h"
 #include "vmpressure_ctl.h"
 
-#ifdef VMPC_DIRECT_JMP
+#if defined(VMPC_HAVE_DIRECT) && defined(VMPC_DIRECT_JMP)
 
 DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 
@@ -55,4 +55,4 @@ void vmpc_direct_jmp_resume_at(unsigned long site_addr)
 			   (void (*)(void))(site_addr + MCOUNT_INSN_SIZE));
 }
 
-#endif /* VMPC_DIRECT_JMP */
+#endif
