@@ -146,6 +146,8 @@ echo "Under TCG every ns is emulated time: compare the ratios, not absolute numb
 echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
 echo "Issue 14's: resident toggle median < 1 ms, max < 10 ms both ways, also during a"
 echo "64 MiB read(); resident stock path within 1.3x of not loaded per call."
+echo "Issue 24's: short-circuited direct <= 1.1x the floor where the fentry site JMPs"
+echo "(7.3); resident stock path via direct <= 1.1x not loaded there."
 echo
 
 if section 1; then
@@ -162,7 +164,7 @@ else
 	cost_row "stock, vmpressure_ctl not loaded"
 	ABSENT_NS=$(cat /tmp/cost-last)
 	insmod "$MODULE"
-	label="stock, loaded ($(cat "$KNOB_DIR/method"), enabled=1)"
+	label="stock, loaded (enabled=1)"
 	cost_row "$label"
 	against_absent "$label"
 	for method in $BACKENDS; do

@@ -9,6 +9,8 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 
+#include "direct_mode.h"
+
 /*
  * The ftrace backend's callback only stores an address into the saved
  * registers and calls nothing that ftrace traces through this ops, so it

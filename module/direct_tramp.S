@@ -25,7 +25,13 @@
  * In resident mode, while vmpc_pass_through says stock, a plain RET goes
  * back into the hooked function instead, which then runs as if called
  * directly: one CALL, one RET, counted as any other.
+ *
+ * Where the kernel has jump mode (direct_mode.h) the fentry site JMPs to
+ * direct_jmp_stub.c's stub instead and this is not built.
  */
+#include "direct_mode.h"
+
+#ifndef VMPC_DIRECT_JMP
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
 #ifdef VMPC_SYM_FUNC_START_LACKS_ENDBR
@@ -56,3 +62,4 @@ vmpc_direct_tramp_to_stub:
 .Lvmpc_hand_back:
 	RET
 SYM_FUNC_END(vmpc_direct_tramp)
+#endif

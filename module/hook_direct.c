@@ -2,8 +2,10 @@
 /*
  * direct backend: an ftrace direct call from the targets' fentry sites to
  * vmpc_direct_tramp, which drops the return address into the target and
- * jumps to vmpc_stub. No ftrace callback runs and no registers are saved,
- * which makes it the cheapest backend.
+ * jumps to vmpc_stub; in jump mode (compat.h) a JMP from the site to
+ * vmpc_direct_jmp_stub, which has no return address to drop. No ftrace
+ * callback runs and no registers are saved, which makes it the cheapest
+ * backend.
  *
  * A function has at most one direct call, so a BPF trampoline (or any
  * other direct caller) on a target makes registration fail with -EBUSY;
@@ -27,6 +29,38 @@ static unsigned int vmpc_direct_nr_resolved;
 static unsigned long vmpc_direct_addr;
 static bool vmpc_direct_refused_late;
 
+#ifdef VMPC_DIRECT_JMP
+/* Bit 0 of a direct address asks ftrace for a JMP instead of a CALL. */
+#define VMPC_DIRECT_ENTRY ftrace_jmp_set((unsigned long)vmpc_direct_jmp_stub)
+
+/*
+ * Finds the target's ftrace site, where the jump stub hands calls back:
+ * it knows one body (compat.h), so a second target that exists is
+ * refused.
+ */
+static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
+{
+	int err;
+
+	err = vmpc_site_find(symbol, site);
+	if (err)
+		return err;
+	if (vmpc_direct_nr_resolved || !site->ftrace)
+		return -EOPNOTSUPP;
+	vmpc_direct_jmp_resume_at(site->addr);
+	return 0;
+}
+#else
+#define VMPC_DIRECT_ENTRY ((unsigned long)vmpc_direct_tramp)
+
+/* The site is only read by armed(): unknown counts as live. */
+static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
+{
+	vmpc_site_find(symbol, site);
+	return 0;
+}
+#endif
+
 static int vmpc_direct_resolve(const char *symbol)
 {
 	unsigned int n = vmpc_direct_nr_resolved;
@@ -34,10 +68,12 @@ static int vmpc_direct_resolve(const char *symbol)
 
 	if (n == VMPC_MAX_TARGETS)
 		return -ENOSPC;
+	err = vmpc_direct_find_site(symbol, &vmpc_direct_sites[n]);
+	if (err)
+		return err;
 	err = vmpc_ftrace_filter_add(&vmpc_direct_ops, symbol, n == 0);
 	if (err)
 		return err;
-	vmpc_site_find(symbol, &vmpc_direct_sites[n]);
 	vmpc_direct_nr_resolved++;
 	return 0;
 }
@@ -52,7 +88,7 @@ static int vmpc_direct_attach(void)
 	 * direct call, which tells the two kinds of owner apart.
 	 */
 	vmpc_direct_ops.flags &= FTRACE_OPS_FL_INITIALIZED;
-	vmpc_direct_addr = vmpc_test_direct_target((unsigned long)vmpc_direct_tramp);
+	vmpc_direct_addr = vmpc_test_direct_target(VMPC_DIRECT_ENTRY);
 	err = vmpc_register_ftrace_direct(&vmpc_direct_ops, vmpc_direct_addr);
 	if (!err)
 		return 0;

@@ -93,6 +93,13 @@ probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT \
 probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT_MULTI \
 	'[[:space:]]register_ftrace_direct_multi[[:space:]]' "$symvers"
 
+# 7.x: a direct address with bit 0 set (ftrace_jmp_set()) is patched as a
+# JMP where the kernel has DYNAMIC_FTRACE_WITH_JMP. The form first posted
+# asked for it with FTRACE_OPS_FL_JMP instead and warns at a tagged
+# address: jump mode only where the tag is the interface.
+probe VMPC_HAVE_FTRACE_JMP_SET 'unsigned long ftrace_jmp_set\(' "$ftrace_h"
+probe VMPC_HAVE_FTRACE_OPS_FL_JMP 'FTRACE_OPS_FL_JMP[[:space:]]*=' "$ftrace_h"
+
 # SYM_FUNC_START stopped emitting ENDBR (7.x): an assembly function whose
 # address the module hands out then needs its own under IBT.
 sym_func_start=$(sed -n '/define SYM_FUNC_START(name)/,/^$/p' \

@@ -68,9 +68,10 @@ int vmpc_site_find(const char *symbol, struct vmpc_site *site)
 
 /*
  * An x86 ftrace site is live while it holds a CALL (to a trampoline or a
- * direct-call target) or an INT3 (text_poke_bp() is changing it); off, it
- * is a 5-byte NOP. Other architectures report live: there only the ftrace
- * backend hooks ftrace sites, and it is FTRACE_OPS_FL_PERMANENT.
+ * direct-call target), a JMP (to a direct-call target in jump mode) or an
+ * INT3 (text_poke_bp() is changing it); off, it is a 5-byte NOP. Other
+ * architectures report live: there only the ftrace backend hooks ftrace
+ * sites, and it is FTRACE_OPS_FL_PERMANENT.
  */
 bool vmpc_ftrace_site_live(unsigned long addr)
 {
@@ -79,7 +80,8 @@ bool vmpc_ftrace_site_live(unsigned long addr)
 
 	if (!addr || copy_from_kernel_nofault(&opcode, (void *)addr, 1))
 		return true;
-	return opcode == CALL_INSN_OPCODE || opcode == INT3_INSN_OPCODE;
+	return opcode == CALL_INSN_OPCODE || opcode == JMP32_INSN_OPCODE ||
+	       opcode == INT3_INSN_OPCODE;
 #else
 	return true;
 #endif

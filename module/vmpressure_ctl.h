@@ -98,6 +98,10 @@ static inline void vmpc_count_skipped(void)
 /* ftrace direct-call target that drops into vmpc_stub (direct_tramp.S). */
 void vmpc_direct_tramp(void);
 
+/* The same for jump mode, and where it hands calls back (direct_jmp_stub.c). */
+void vmpc_direct_jmp_stub(void);
+void vmpc_direct_jmp_resume_at(unsigned long site_addr);
+
 /* Calls short-circuited since load, summed over all CPUs. */
 unsigned long vmpc_skipped(void);
 

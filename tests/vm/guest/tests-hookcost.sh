@@ -75,9 +75,29 @@ expect_full_unwind() {
 		fail "$2: the unwind from $1 stops short of the task's entry"
 }
 
+# Whether this kernel's build of the direct backend runs in jump mode
+# (module/compat.h): the fentry site JMPs to vmpc_direct_jmp_stub where
+# x86-64 has DYNAMIC_FTRACE_WITH_JMP and no vmpressure_prio (MEMCG_V1=n).
+direct_jump_mode() {
+	[ "$(uname -m)" = x86_64 ] && kconfig_on DYNAMIC_FTRACE_WITH_JMP && ! kconfig_on MEMCG_V1
+}
+
+# The frame under the probe on SYMBOL in its trace is not vmpressure's:
+# the target was entered by a JMP, as vmpressure() itself would have been,
+# where a CALL from the fentry site would leave vmpressure+0x9 there.
+expect_no_target_frame() {
+	local below
+	below=$(sed -n "/^$1+0x/{n;p;q}" "/tmp/unwind-$1")
+	echo "$2: the frame under $1: $below"
+	case $below in
+	vmpressure+* | vmpressure_prio+* | "") fail "$2: $1 was not entered in vmpressure's place: the frame under it is '$below'" ;;
+	esac
+}
+
 # ORC (x86-64) or frame records (arm64) lead from inside the stub, and from
-# the direct trampoline's label (which it reaches by a RET) back through
-# reclaim to the task's entry, with every backend of the lane.
+# the direct trampoline's label (which it reaches by a RET) or the jump
+# stub, back through reclaim to the task's entry, with every backend of
+# the lane. The jump stub stands in vmpressure's frame.
 # group: hooks
 test_hook_stack_unwinds() {
 	local backend
@@ -87,7 +107,11 @@ test_hook_stack_unwinds() {
 		load_backend "$backend" enabled=0
 		unwind_from vmpc_stub
 		expect_full_unwind vmpc_stub "method=$backend"
-		if [ "$backend" = direct ]; then
+		if [ "$backend" = direct ] && direct_jump_mode; then
+			unwind_from vmpc_direct_jmp_stub
+			expect_full_unwind vmpc_direct_jmp_stub "method=direct, jump mode"
+			expect_no_target_frame vmpc_direct_jmp_stub "method=direct, jump mode"
+		elif [ "$backend" = direct ]; then
 			unwind_from vmpc_direct_tramp_to_stub
 			expect_full_unwind vmpc_direct_tramp_to_stub "method=direct"
 		fi

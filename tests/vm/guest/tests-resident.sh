@@ -189,3 +189,23 @@ test_resident_conflict_refuses_load() {
 	holder_unload ipmodify
 	expect_no_hook_lines "resident refused, ipmodify gone"
 }
+
+# Resident with the direct backend, the knob is what the kernel does on
+# cgroup v2, by vmpctl check's evidence (sock_throttled, which only
+# vmpressure()'s body sets off): at 1 every call is handed back into the
+# body (in jump mode by a JMP past the fentry site), at 0 none is.
+# kernel_has_sock_throttled is tests-cgv2.sh's, sourced with this file.
+# group: resident
+# requires: amd64 cgroup-v2
+test_resident_direct_check_follows_knob() {
+	local status=0
+	need_module
+	kernel_has_sock_throttled || skip "memory.events has no sock_throttled on this kernel"
+	load_resident direct
+	vmpctl check --json >/tmp/resident-direct-check.json || status=$?
+	cat /tmp/resident-direct-check.json
+	[ "$status" -eq 0 ] || fail "resident method=direct: vmpctl check exited $status"
+	grep -q '"pass":true' /tmp/resident-direct-check.json || fail "resident method=direct: the JSON does not say pass true"
+	expect_knob 1 "resident method=direct after vmpctl check"
+	unload_module
+}

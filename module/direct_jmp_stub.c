@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target of the direct backend's ftrace direct call in jump mode
+ * (DYNAMIC_FTRACE_WITH_JMP, 7.x x86-64): the hooked function's fentry site
+ * JMPs here, or ftrace_caller, when other ftrace users share the site,
+ * RETs here in place of the fentry return. Either way only the caller's
+ * return address is on the stack, as at the hooked function's entry: the
+ * stub stands where the function would have been.
+ *
+ * Short-circuited, it jumps to vmpc_stub, whose RET ends the caller's
+ * CALL: one CALL, one RET, nothing to rebalance. Call-depth tracking
+ * counted that CALL in the hooked function's call thunk and counts the
+ * RET in the return thunk, so the stub counts nothing itself.
+ *
+ * In resident mode, while vmpc_pass_through says stock, it jumps into the
+ * hooked function's body past the fentry site, which then runs as if
+ * called directly. That jump goes through a static call: a direct JMP
+ * patched once, at resolve, so there is no indirect branch for retpolines
+ * and IBT to police (the body has no ENDBR to land on); objtool records
+ * the JMP as a site of the static call, which the kernel then patches to
+ * lead straight into the body. The asm sits next to the key because
+ * objtool looks the key up in the object it checks.
+ */
+#include <linux/ftrace.h>
+#include <linux/static_call.h>
+#include <asm/ibt.h>
+
+#include "compat.h"
+#include "vmpressure_ctl.h"
+
+#if defined(VMPC_HAVE_DIRECT) && defined(VMPC_DIRECT_JMP)
+
+DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
+
+asm(".pushsection .text, \"ax\"\n"
+	".globl vmpc_direct_jmp_stub\n"
+	".type vmpc_direct_jmp_stub, @function\n"
+	"vmpc_direct_jmp_stub:\n\t"
+	/* Its address is taken: objtool wants it to be a valid IBT target. */
+	ASM_ENDBR
+	"cmpb $0, vmpc_pass_through(%rip)\n\t"
+	"jne 1f\n\t"
+	"jmp vmpc_stub\n"
+	"1:\tjmp " STATIC_CALL_TRAMP_STR(vmpc_direct_resume) "\n"
+	".size vmpc_direct_jmp_stub, . - vmpc_direct_jmp_stub\n"
+	".popsection\n");
+
+/*
+ * Where the stub hands a call back to: past the fentry site at site_addr,
+ * the hooked function's first instruction of its own.
+ */
+void vmpc_direct_jmp_resume_at(unsigned long site_addr)
+{
+	static_call_update(vmpc_direct_resume,
+			   (void (*)(void))(site_addr + MCOUNT_INSN_SIZE));
+}
+
+#endif
