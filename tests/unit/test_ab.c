@@ -23,7 +23,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ab.h"
+#include "ab/ab.h"
 #include "capture.h"
 #include "clock.h"
 #include "rate.h"

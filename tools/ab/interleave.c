@@ -7,12 +7,13 @@
  * the command once enough pairs are final (or --max-time passed).
  */
 #include "ab.h"
-#include "ab_session.h"
+#include "session.h"
 #include "child.h"
 #include "clock.h"
-#include "interleave.h"
+#include "slices.h"
 #include "output.h"
 #include "rate.h"
+#include "save.h"
 #include "signals.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* vmpctl ab: options, block order, metric capture and sanity (see ab.h). */
 #include "ab.h"
 #include "fileio.h"
-#include "interleave.h"
+#include "slices.h"
 #include "output.h"
 
 #include <errno.h>
@@ -366,104 +366,4 @@ void ab_options_free(struct ab_options *opts)
 	if (opts->metric_regex)
 		regfree(&opts->metric);
 	opts->metric_regex = NULL;
-}
-
-int ab_schedule_init(struct ab_schedule *s, enum ab_order order,
-		     unsigned long seed)
-{
-	memset(s, 0, sizeof(*s));
-	s->order = order;
-	if (order == AB_ORDER_RANDOM) {
-		s->rng = gsl_rng_alloc(gsl_rng_mt19937);
-		if (!s->rng)
-			return -ENOMEM;
-		gsl_rng_set(s->rng, seed);
-	}
-	return 0;
-}
-
-void ab_schedule_next(struct ab_schedule *s, enum ab_arm arms[2])
-{
-	bool b_first = s->order == AB_ORDER_RANDOM ?
-		gsl_rng_uniform_int(s->rng, 2) == 1 : s->blocks % 2 == 1;
-
-	arms[0] = b_first ? AB_ARM_B : AB_ARM_A;
-	arms[1] = b_first ? AB_ARM_A : AB_ARM_B;
-	s->blocks++;
-}
-
-void ab_schedule_free(struct ab_schedule *s)
-{
-	if (s->rng)
-		gsl_rng_free(s->rng);
-	s->rng = NULL;
-}
-
-int ab_extract_metric(const regex_t *re, const char *text, double *value)
-{
-	regmatch_t match[2];
-	char number[64];
-	size_t len;
-	char *end;
-	int group;
-
-	if (regexec(re, text, 2, match, 0) != 0)
-		return -ENOENT;
-	group = re->re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
-	len = (size_t)(match[group].rm_eo - match[group].rm_so);
-	if (len == 0 || len >= sizeof(number))
-		return -EINVAL;
-	memcpy(number, text + match[group].rm_so, len);
-	number[len] = '\0';
-	*value = strtod(number, &end);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (end == number || *end || !isfinite(*value))
-		return -EINVAL;
-	return 0;
-}
-
-static int sum_keys(const char *text, const char *const *keys, uint64_t *sum)
-{
-	uint64_t value;
-
-	*sum = 0;
-	for (; *keys; keys++) {
-		if (find_keyed_u64(text, *keys, &value))
-			return -ENOENT;
-		*sum += value;
-	}
-	return 0;
-}
-
-int ab_parse_reclaim(const char *vmstat, uint64_t *pgscan, uint64_t *pgsteal)
-{
-	static const char *const scan_lru[] = { "pgscan_anon", "pgscan_file", NULL };
-	static const char *const steal_lru[] = { "pgsteal_anon", "pgsteal_file", NULL };
-	static const char *const scan_old[] = { "pgscan_kswapd", "pgscan_direct", NULL };
-	static const char *const steal_old[] = { "pgsteal_kswapd", "pgsteal_direct", NULL };
-
-	if (!sum_keys(vmstat, scan_lru, pgscan) &&
-	    !sum_keys(vmstat, steal_lru, pgsteal))
-		return 0;
-	if (!sum_keys(vmstat, scan_old, pgscan) &&
-	    !sum_keys(vmstat, steal_old, pgsteal))
-		return 0;
-	return -ENOENT;
-}
-
-unsigned int ab_run_warnings(const struct ab_run *run, bool vmpressure_knob)
-{
-	unsigned int warnings = 0;
-
-	if (!vmpressure_knob)
-		return 0;
-	if (run->have_reclaim && run->pgscan == 0)
-		warnings |= AB_WARN_NO_RECLAIM;
-	if (run->have_skipped && run->arm == AB_ARM_B && run->skipped == 0 &&
-	    !(warnings & AB_WARN_NO_RECLAIM))
-		warnings |= AB_WARN_B_NOT_SKIPPED;
-	if (run->have_skipped && run->arm == AB_ARM_A && run->skipped > 0)
-		warnings |= AB_WARN_A_SKIPPED;
-	return warnings;
 }

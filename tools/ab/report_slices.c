@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab --interleave: the table, JSON and CSV of the paired report. */
 #include "ab.h"
-#include "ab_session.h"
-#include "ab_summary.h"
+#include "session.h"
+#include "slices.h"
+#include "summary.h"
 #include "commands.h"
-#include "interleave.h"
 #include "json.h"
 #include "output.h"
 
@@ -244,8 +244,7 @@ static json_t *json_metric(const struct il_report *r)
 	return o;
 }
 
-/* Times relative to the first flip, so that they read as the run's seconds. */
-static json_t *json_slice(const struct interleave *il, size_t k, double zero)
+json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
 {
 	const struct il_slice *s = &il->slices[k];
 	json_t *o = json_object();
@@ -263,19 +262,6 @@ static json_t *json_slice(const struct interleave *il, size_t k, double zero)
 	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
 	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
 	return o;
-}
-
-void ab_save_slice(struct ab_session *s, size_t index)
-{
-	json_t *line;
-
-	if (!s->save)
-		return;
-	line = json_slice(&s->il, index, s->il.slices[0].flip_started);
-	json_put(line, "type", json_text("slice"));
-	json_put(line, "index", json_count(index));
-	json_print_line(s->save, line);
-	fflush(s->save);
 }
 
 int il_print_json(FILE *out, const struct il_report *r)
@@ -366,7 +352,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "toggles", obj);
 	list = json_array();
 	for (size_t k = 0; k < il->n; k++)
-		json_append(list, json_slice(il, k, zero));
+		json_append(list, il_slice_json(il, k, zero));
 	json_put(doc, "slices", list);
 	obj = json_object();
 	json_put(obj, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "ab_summary.h"
+#include "summary.h"
 
 #include <math.h>
 
