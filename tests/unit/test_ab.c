@@ -932,7 +932,9 @@ static int slow_flips_dropped(const char *json)
 /*
  * One slow flip (the fourth run of the switch sleeps 0.6 s) drops its
  * slice and that slice's pair; the pairs asked for are still kept. (A
- * loaded machine may make another switch slow too: at least one.)
+ * loaded machine may make another switch slow too: at least one.) The
+ * seed is fixed: with another order the one slow flip may be a third of
+ * the flips toward its arm, and the balance check rightly refuses.
  */
 static void test_cmd_ab_interleave_drops_slow_flip(void **state)
 {
@@ -940,7 +942,8 @@ static void test_cmd_ab_interleave_drops_slow_flip(void **state)
 	char cmd[512];
 	const char *options[] = { "--switch", cmd, "--a", "on", "--b", "off",
 				  "--interleave", "0.4", "--max-flip", "0.3",
-				  "-w", "0", "-n", "5", "-q", "--json", NULL };
+				  "--seed", "1", "-w", "0", "-n", "5", "-q", "--json",
+				  NULL };
 	const char *json;
 
 	snprintf(cmd, sizeof(cmd),

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,37 @@ static void ab_usage(FILE *out)
 		AB_START_TIMEOUT_DEFAULT, AB_OUTPUT_MAX >> 20);
 }
 
+/* Parsing state beyond the options themselves. */
+struct ab_parse {
+	struct ab_options *opts;
+	bool order_given;
+	bool direction_given;
+};
+
+/*
+ * How an option's argument is taken: the generic kinds store it in the
+ * field at the entry's offset; AB_ARG_SET runs the entry's own setter.
+ */
+enum ab_arg_kind {
+	AB_ARG_UINT,		/* unsigned int in min..max */
+	AB_ARG_SECONDS,		/* double, >= 0 */
+	AB_ARG_PERCENT,		/* double, > 0 */
+	AB_ARG_TEXT,		/* const char * */
+	AB_ARG_TRUE,		/* bool, no argument */
+	AB_ARG_SET,		/* set() does it all */
+};
+
+struct ab_option {
+	const char *name;
+	int short_name;		/* 0: long only */
+	enum ab_arg_kind kind;
+	size_t offset;		/* of the field in struct ab_options */
+	unsigned int min, max;	/* AB_ARG_UINT */
+	bool has_arg;		/* AB_ARG_SET */
+	/* AB_ARG_SET: does the work; other kinds: checks afterwards, may be NULL */
+	int (*set)(struct ab_parse *p, const char *opt, const char *arg);
+};
+
 /* An arm's value is written as one line. */
 static int check_value(const char *opt, const char *value)
 {
@@ -90,192 +122,266 @@ static int check_value(const char *opt, const char *value)
 	return 0;
 }
 
-enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
-       OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE,
-       OPT_IGNORE_FAILURE, OPT_LONG_EVERY };
+static int set_order(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	if (strcmp(arg, "abba") == 0) {
+		p->opts->order = AB_ORDER_ABBA;
+	} else if (strcmp(arg, "random") == 0) {
+		p->opts->order = AB_ORDER_RANDOM;
+	} else {
+		vmpctl_error("ab: --order: '%s' is not abba or random", arg);
+		return -EINVAL;
+	}
+	p->order_given = true;
+	return 0;
+}
+
+static int set_seed(struct ab_parse *p, const char *opt, const char *arg)
+{
+	uint64_t number;
+
+	if (arg_uint("ab", opt, arg, 0, ULONG_MAX, &number))
+		return -EINVAL;
+	p->opts->seed = (unsigned long)number;
+	p->opts->seed_given = true;
+	return 0;
+}
+
+static int set_direction(struct ab_parse *p, bool higher)
+{
+	if (p->direction_given && p->opts->higher_is_better != higher) {
+		vmpctl_error("ab: --higher-is-better and --lower-is-better: one direction, please");
+		return -EINVAL;
+	}
+	p->opts->higher_is_better = higher;
+	p->direction_given = true;
+	return 0;
+}
+
+static int set_higher(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	return set_direction(p, true);
+}
+
+static int set_lower(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	return set_direction(p, false);
+}
+
+static int set_value_a(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (check_value(opt, arg))
+		return -EINVAL;
+	p->opts->value_a = arg;
+	return 0;
+}
+
+static int set_value_b(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (check_value(opt, arg))
+		return -EINVAL;
+	p->opts->value_b = arg;
+	return 0;
+}
+
+static int set_json(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->opts->format = AB_FORMAT_JSON;
+	return 0;
+}
+
+static int set_csv(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->opts->format = AB_FORMAT_CSV;
+	return 0;
+}
+
+static int check_interleave(struct ab_parse *p, const char *opt, const char *arg)
+{
+	double s = p->opts->interleave_s;
+
+	if (s >= AB_INTERLEAVE_MIN && s <= AB_INTERLEAVE_MAX)
+		return 0;
+	vmpctl_error("ab: %s: '%s' is not between %g and %g seconds", opt, arg,
+		     AB_INTERLEAVE_MIN, AB_INTERLEAVE_MAX);
+	return -EINVAL;
+}
+
+static int check_max_flip(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (p->opts->max_flip_s > 0)
+		return 0;
+	vmpctl_error("ab: %s: '%s': a flip takes time, so 0 would drop every pair",
+		     opt, arg);
+	return -EINVAL;
+}
+
+static int check_start_timeout(struct ab_parse *p, const char *opt,
+			       const char *arg)
+{
+	if (p->opts->start_timeout_s > 0)
+		return 0;
+	vmpctl_error("ab: %s: '%s' is not a positive number of seconds", opt, arg);
+	return -EINVAL;
+}
+
+#define AB_FIELD(field) offsetof(struct ab_options, field)
+
+static const struct ab_option ab_option_table[] = {
+	{ "runs", 'n', AB_ARG_UINT, AB_FIELD(runs), 2, 100000, false, NULL },
+	{ "warmup", 'w', AB_ARG_UINT, AB_FIELD(warmup), 0, 100000, false, NULL },
+	{ "order", 'o', AB_ARG_SET, 0, 0, 0, true, set_order },
+	{ "seed", 0, AB_ARG_SET, 0, 0, 0, true, set_seed },
+	{ "metric", 'M', AB_ARG_TEXT, AB_FIELD(metric_regex), 0, 0, false, NULL },
+	{ "metric-name", 'N', AB_ARG_TEXT, AB_FIELD(metric_name), 0, 0, false, NULL },
+	{ "higher-is-better", 'H', AB_ARG_SET, 0, 0, 0, false, set_higher },
+	{ "lower-is-better", 0, AB_ARG_SET, 0, 0, 0, false, set_lower },
+	{ "target", 0, AB_ARG_PERCENT, AB_FIELD(target_pct), 0, 0, false, NULL },
+	{ "until-precision", 'p', AB_ARG_PERCENT, AB_FIELD(precision_pct), 0, 0,
+	  false, NULL },
+	{ "max-time", 'T', AB_ARG_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
+	{ "knob", 'k', AB_ARG_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
+	{ "switch", 'S', AB_ARG_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
+	{ "a", 'a', AB_ARG_SET, 0, 0, 0, true, set_value_a },
+	{ "b", 'b', AB_ARG_SET, 0, 0, 0, true, set_value_b },
+	{ "interleave", 0, AB_ARG_SECONDS, AB_FIELD(interleave_s), 0, 0, false,
+	  check_interleave },
+	{ "max-flip", 0, AB_ARG_SECONDS, AB_FIELD(max_flip_s), 0, 0, false,
+	  check_max_flip },
+	{ "settle", 0, AB_ARG_SECONDS, AB_FIELD(settle_s), 0, 0, false, NULL },
+	{ "start-timeout", 0, AB_ARG_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
+	  false, check_start_timeout },
+	{ "long-every", 0, AB_ARG_UINT, AB_FIELD(long_every), 2, 100000, false,
+	  NULL },
+	{ "json", 'j', AB_ARG_SET, 0, 0, 0, false, set_json },
+	{ "csv", 0, AB_ARG_SET, 0, 0, 0, false, set_csv },
+	{ "quiet", 'q', AB_ARG_TRUE, AB_FIELD(quiet), 0, 0, false, NULL },
+	{ "save", 0, AB_ARG_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
+	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
+	  NULL },
+};
+
+#define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))
+/* getopt_long's value for the long-only option at table index i */
+#define AB_LONG_ONLY_BASE 256
+
+static bool takes_argument(const struct ab_option *o)
+{
+	return o->kind == AB_ARG_SET ? o->has_arg : o->kind != AB_ARG_TRUE;
+}
+
+/* getopt_long's tables from ab_option_table, with --help last. */
+static void build_getopt(struct option *longopts, char *shortopts)
+{
+	char *s = shortopts;
+	size_t i;
+
+	*s++ = '+';	/* CMD's own options are not ours, even without "--" */
+	*s++ = ':';	/* quiet getopt: arg_bad_option() says what was wrong */
+	for (i = 0; i < AB_N_OPTIONS; i++) {
+		const struct ab_option *o = &ab_option_table[i];
+
+		longopts[i] = (struct option){
+			.name = o->name,
+			.has_arg = takes_argument(o) ? required_argument : no_argument,
+			.val = o->short_name ? o->short_name :
+				AB_LONG_ONLY_BASE + (int)i,
+		};
+		if (o->short_name) {
+			*s++ = (char)o->short_name;
+			if (takes_argument(o))
+				*s++ = ':';
+		}
+	}
+	longopts[i++] = (struct option){ .name = "help", .val = 'h' };
+	longopts[i] = (struct option){ 0 };
+	*s++ = 'h';
+	*s = '\0';
+}
+
+static const struct ab_option *find_option(int c)
+{
+	if (c >= AB_LONG_ONLY_BASE && c < AB_LONG_ONLY_BASE + (int)AB_N_OPTIONS)
+		return &ab_option_table[c - AB_LONG_ONLY_BASE];
+	for (size_t i = 0; i < AB_N_OPTIONS; i++)
+		if (ab_option_table[i].short_name && ab_option_table[i].short_name == c)
+			return &ab_option_table[i];
+	return NULL;
+}
+
+/* Takes one option's argument into p->opts; 0 or -EINVAL (printed). */
+static int take_option(struct ab_parse *p, const struct ab_option *o,
+		       const char *arg)
+{
+	char *field = (char *)p->opts + o->offset;
+	char opt[32];
+	uint64_t number;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->kind) {
+	case AB_ARG_UINT:
+		if (arg_uint("ab", opt, arg, o->min, o->max, &number))
+			return -EINVAL;
+		*(unsigned int *)field = (unsigned int)number;
+		break;
+	case AB_ARG_SECONDS:
+		if (arg_seconds("ab", opt, arg, (double *)field))
+			return -EINVAL;
+		break;
+	case AB_ARG_PERCENT:
+		if (arg_percent("ab", opt, arg, (double *)field))
+			return -EINVAL;
+		break;
+	case AB_ARG_TEXT:
+		*(const char **)field = arg;
+		break;
+	case AB_ARG_TRUE:
+		*(bool *)field = true;
+		break;
+	case AB_ARG_SET:
+		break;
+	}
+	return o->set ? o->set(p, opt, arg) : 0;
+}
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
-	static const struct option longopts[] = {
-		{ "runs", required_argument, NULL, 'n' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "order", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "metric", required_argument, NULL, 'M' },
-		{ "metric-name", required_argument, NULL, 'N' },
-		{ "higher-is-better", no_argument, NULL, 'H' },
-		{ "lower-is-better", no_argument, NULL, OPT_LOWER },
-		{ "target", required_argument, NULL, OPT_TARGET },
-		{ "until-precision", required_argument, NULL, 'p' },
-		{ "max-time", required_argument, NULL, 'T' },
-		{ "knob", required_argument, NULL, 'k' },
-		{ "switch", required_argument, NULL, 'S' },
-		{ "a", required_argument, NULL, 'a' },
-		{ "b", required_argument, NULL, 'b' },
-		{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
-		{ "max-flip", required_argument, NULL, OPT_MAX_FLIP },
-		{ "settle", required_argument, NULL, OPT_SETTLE },
-		{ "start-timeout", required_argument, NULL, OPT_START_TIMEOUT },
-		{ "long-every", required_argument, NULL, OPT_LONG_EVERY },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "save", required_argument, NULL, OPT_SAVE },
-		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool order_given = false, direction_given = false;
-	uint64_t number;
+	struct option longopts[AB_N_OPTIONS + 2];
+	char shortopts[3 + 2 * AB_N_OPTIONS + 2];
+	struct ab_parse p = { .opts = opts };
 	int c, err;
 
+	build_getopt(longopts, shortopts);
 	memset(opts, 0, sizeof(*opts));
 	opts->runs = AB_RUNS_DEFAULT;
 	opts->warmup = AB_WARMUP_DEFAULT;
 	opts->value_a = "1";
 	opts->value_b = "0";
-	opts->metric_name = NULL;
 	opts->max_time_s = -1;
 	opts->max_flip_s = -1;
 	opts->settle_s = -1;
 	opts->start_timeout_s = -1;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	/* "+": CMD's own options are not ours, even without "--" */
-	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
-				longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (arg_uint("ab", "--runs", optarg, 2, 100000, &number))
-				return PARSE_USAGE;
-			opts->runs = (unsigned int)number;
-			break;
-		case 'w':
-			if (arg_uint("ab", "--warmup", optarg, 0, 100000, &number))
-				return PARSE_USAGE;
-			opts->warmup = (unsigned int)number;
-			break;
-		case 'o':
-			if (strcmp(optarg, "abba") == 0) {
-				opts->order = AB_ORDER_ABBA;
-			} else if (strcmp(optarg, "random") == 0) {
-				opts->order = AB_ORDER_RANDOM;
-			} else {
-				vmpctl_error("ab: --order: '%s' is not abba or random",
-					     optarg);
-				return PARSE_USAGE;
-			}
-			order_given = true;
-			break;
-		case OPT_SEED:
-			if (arg_uint("ab", "--seed", optarg, 0, ULONG_MAX, &number))
-				return PARSE_USAGE;
-			opts->seed = (unsigned long)number;
-			opts->seed_given = true;
-			break;
-		case 'M':
-			opts->metric_regex = optarg;
-			break;
-		case 'N':
-			opts->metric_name = optarg;
-			break;
-		case 'H':
-		case OPT_LOWER:
-			if (direction_given && opts->higher_is_better != (c == 'H')) {
-				vmpctl_error("ab: --higher-is-better and --lower-is-better: one direction, please");
-				return PARSE_USAGE;
-			}
-			opts->higher_is_better = c == 'H';
-			direction_given = true;
-			break;
-		case OPT_TARGET:
-			if (arg_percent("ab", "--target", optarg, &opts->target_pct))
-				return PARSE_USAGE;
-			break;
-		case 'p':
-			if (arg_percent("ab", "--until-precision", optarg,
-					&opts->precision_pct))
-				return PARSE_USAGE;
-			break;
-		case 'T':
-			if (arg_seconds("ab", "--max-time", optarg, &opts->max_time_s))
-				return PARSE_USAGE;
-			break;
-		case 'k':
-			opts->knob = optarg;
-			break;
-		case 'S':
-			opts->switch_cmd = optarg;
-			break;
-		case 'a':
-			if (check_value("--a", optarg))
-				return PARSE_USAGE;
-			opts->value_a = optarg;
-			break;
-		case 'b':
-			if (check_value("--b", optarg))
-				return PARSE_USAGE;
-			opts->value_b = optarg;
-			break;
-		case OPT_INTERLEAVE:
-			if (arg_seconds("ab", "--interleave", optarg,
-					&opts->interleave_s))
-				return PARSE_USAGE;
-			if (opts->interleave_s < AB_INTERLEAVE_MIN ||
-			    opts->interleave_s > AB_INTERLEAVE_MAX) {
-				vmpctl_error("ab: --interleave: '%s' is not between %g and %g seconds",
-					     optarg, AB_INTERLEAVE_MIN, AB_INTERLEAVE_MAX);
-				return PARSE_USAGE;
-			}
-			break;
-		case OPT_MAX_FLIP:
-			if (arg_seconds("ab", "--max-flip", optarg, &opts->max_flip_s))
-				return PARSE_USAGE;
-			if (opts->max_flip_s <= 0) {
-				vmpctl_error("ab: --max-flip: '%s': a flip takes time, so 0 would drop every pair",
-					     optarg);
-				return PARSE_USAGE;
-			}
-			break;
-		case OPT_SETTLE:
-			if (arg_seconds("ab", "--settle", optarg, &opts->settle_s))
-				return PARSE_USAGE;
-			break;
-		case OPT_LONG_EVERY:
-			if (arg_uint("ab", "--long-every", optarg, 2, 100000, &number))
-				return PARSE_USAGE;
-			opts->long_every = (unsigned int)number;
-			break;
-		case OPT_START_TIMEOUT:
-			if (arg_seconds("ab", "--start-timeout", optarg,
-					&opts->start_timeout_s))
-				return PARSE_USAGE;
-			if (opts->start_timeout_s <= 0) {
-				vmpctl_error("ab: --start-timeout: '%s' is not a positive number of seconds",
-					     optarg);
-				return PARSE_USAGE;
-			}
-			break;
-		case 'j':
-			opts->format = AB_FORMAT_JSON;
-			break;
-		case OPT_CSV:
-			opts->format = AB_FORMAT_CSV;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case OPT_SAVE:
-			opts->save_path = optarg;
-			break;
-		case OPT_IGNORE_FAILURE:
-			opts->ignore_failure = true;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct ab_option *o = find_option(c);
+
+		if (c == 'h') {
 			ab_usage(stdout);
 			return PARSE_HELP;
-		default:
-			return arg_bad_option("ab", c, argv);
 		}
+		if (!o)
+			return arg_bad_option("ab", c, argv);
+		if (take_option(&p, o, optarg))
+			return PARSE_USAGE;
 	}
 	if (optind >= argc) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
@@ -302,7 +408,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		return PARSE_USAGE;
 	}
 	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */
-	if (opts->interleave_s > 0 && order_given && opts->order == AB_ORDER_ABBA) {
+	if (opts->interleave_s > 0 && p.order_given && opts->order == AB_ORDER_ABBA) {
 		vmpctl_error("ab: --order abba with --interleave: its fixed period of four slices turns a periodic load into a difference; the pairs' order must be random");
 		return PARSE_USAGE;
 	}
@@ -327,7 +433,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		return PARSE_USAGE;
 	}
 	if (opts->interleave_s > 0) {
-		if (!order_given)
+		if (!p.order_given)
 			opts->order = AB_ORDER_RANDOM;
 		if (opts->max_flip_s < 0)
 			opts->max_flip_s = IL_MAX_FLIP_FRACTION * opts->interleave_s;
@@ -336,7 +442,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		if (opts->start_timeout_s < 0)
 			opts->start_timeout_s = AB_START_TIMEOUT_DEFAULT;
 		/* a rate: more work done per second is better */
-		if (!direction_given)
+		if (!p.direction_given)
 			opts->higher_is_better = true;
 	}
 	if (opts->max_time_s < 0)
