@@ -402,7 +402,8 @@ static void test_build_report(void **state)
 	assert_true(r.metrics[1].cmp.welch_p == direct.welch_p);
 	assert_true(fabs(r.metrics[1].cmp.diff_pct - 10.0) < 1e-9);
 	assert_int_equal(r.metrics[1].runs_needed,
-			 stats_runs_needed(direct.noise_pct, 2));
+			 stats_runs_needed(direct.noise_pct, 2,
+					   STATS_UNPAIRED));
 
 	/* B is 10% higher: better for the metric, worse for the times */
 	assert_string_equal(ab_verdict(&r.metrics[0]), "B better");

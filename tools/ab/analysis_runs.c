@@ -179,7 +179,8 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 			return err;
 		if (opts->target_pct > 0)
 			m->runs_needed = stats_runs_needed(m->cmp.noise_pct,
-							   opts->target_pct);
+							   opts->target_pct,
+							   STATS_UNPAIRED);
 	}
 	holm_across_metrics(report);
 	for (size_t i = 0; i < n_runs; i++) {

@@ -338,8 +338,9 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 			goto out;
 		r->compared = true;
 		if (opts->target_pct > 0)
-			r->pairs_needed = stats_pairs_needed(r->cmp.noise_pct,
-							     opts->target_pct);
+			r->pairs_needed = stats_runs_needed(r->cmp.noise_pct,
+							    opts->target_pct,
+							    STATS_PAIRED);
 	}
 	il_each_final_pair(il, add_kept_time, &r->kept_time_s);
 	count_sanity(il, opts, r);
