@@ -117,18 +117,28 @@ void json_append(json_t *array, json_t *value)
 		json_failed = true;
 }
 
-int json_print_line(FILE *out, json_t *value)
+static int print_line(FILE *out, json_t *value, int digits)
 {
 	int err = 0;
 
 	if (!value || json_failed) {
 		err = -ENOMEM;
 	} else if (json_dumpf(value, out, JSON_ENCODE_ANY | JSON_COMPACT |
-			      JSON_REAL_PRECISION(JSON_DIGITS)) < 0 ||
+			      JSON_REAL_PRECISION(digits)) < 0 ||
 		   fputc('\n', out) == EOF) {
 		err = -EIO;
 	}
 	json_failed = false;
 	json_decref(value);
 	return err;
+}
+
+int json_print_line(FILE *out, json_t *value)
+{
+	return print_line(out, value, JSON_DIGITS);
+}
+
+int json_print_record(FILE *out, json_t *value)
+{
+	return print_line(out, value, JSON_RECORD_DIGITS);
 }

@@ -18,6 +18,8 @@
 
 /* Significant digits of a JSON real. */
 #define JSON_DIGITS 10
+/* ... in a record read back later: every double survives the round trip */
+#define JSON_RECORD_DIGITS 17
 
 /*
  * Copies text into buf as valid UTF-8: every byte that does not start a
@@ -49,5 +51,8 @@ void json_append(json_t *array, json_t *value);
  * json_put failed) or -EIO (the stream reported an error).
  */
 int json_print_line(FILE *out, json_t *value);
+
+/* The same with JSON_RECORD_DIGITS, for lines a program reads back. */
+int json_print_record(FILE *out, json_t *value);
 
 #endif

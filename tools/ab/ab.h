@@ -185,6 +185,8 @@ void ab_print_table(FILE *out, const struct ab_report *r);
 /* One line; 0 or -errno (json_print_line()). */
 int ab_print_json(FILE *out, const struct ab_report *r);
 void ab_print_csv(FILE *out, const struct ab_report *r);
+/* In r->opts->format; 0 or -errno (JSON). */
+int ab_print_report(FILE *out, const struct ab_report *r);
 
 /*
  * The command; exit codes 0 ran (whatever the verdict), 1 a run failed,
@@ -192,5 +194,8 @@ void ab_print_csv(FILE *out, const struct ab_report *r);
  * stop signal that ended it, after the knob was restored.
  */
 int cmd_ab(int argc, char **argv);
+
+/* vmpctl ab report FILE [--baseline FILE2]: argv[0] is "report". */
+int cmd_ab_report(int argc, char **argv);
 
 #endif

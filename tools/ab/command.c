@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the command itself, from the options to the report. */
 #include "ab.h"
+#include "save.h"
 #include "session.h"
 #include "commands.h"
 #include "knob.h"
@@ -13,21 +14,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int print_report(const struct ab_report *report)
-{
-	switch (report->opts->format) {
-	case AB_FORMAT_TABLE:
-		ab_print_table(stdout, report);
-		return 0;
-	case AB_FORMAT_JSON:
-		return ab_print_json(stdout, report);
-	case AB_FORMAT_CSV:
-		ab_print_csv(stdout, report);
-		return 0;
-	}
-	return 0;
-}
 
 /* The report of a completed A/B; 0 or EXIT_CHECK_FAILED. */
 static int report_runs(struct ab_session *s, unsigned long seed,
@@ -54,7 +40,7 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 		ab_print_json(s->save, report);
 		fflush(s->save);
 	}
-	err = print_report(report);
+	err = ab_print_report(stdout, report);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
@@ -88,6 +74,8 @@ int cmd_ab(int argc, char **argv)
 	bool interleaved;
 	int rc, err;
 
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return cmd_ab_report(argc - 1, argv + 1);
 	parsed = ab_parse_args(argc, argv, &s.opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
@@ -111,6 +99,7 @@ int cmd_ab(int argc, char **argv)
 			rc = EXIT_ENVIRONMENT;
 			goto out;
 		}
+		ab_save_header(&s);
 	}
 	stop_signals_install();
 

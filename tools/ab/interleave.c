@@ -166,6 +166,7 @@ static void show_pairs(struct il_run *run)
 {
 	const struct interleave *il = &run->s->il;
 
+	ab_save_slices(run->s, false);
 	for (;;) {
 		size_t k = il->warmup + 2 * run->pairs_shown;
 		const struct il_slice *x, *y;
@@ -179,8 +180,6 @@ static void show_pairs(struct il_run *run)
 		if (fx == IL_OPEN || fy == IL_OPEN)
 			return;
 		run->pairs_shown++;
-		ab_save_slice(run->s, k);
-		ab_save_slice(run->s, k + 1);
 		if (run->s->opts.quiet)
 			continue;
 		x = &il->slices[k];
@@ -305,6 +304,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		take_line(&run);
 	s->il.input_done = true;
 	show_pairs(&run);
+	ab_save_slices(s, true);
 	s->il_end = (struct ab_interleave_end){
 		.elapsed_s = monotonic_s() - run.started,
 		.lines_invalid = run.lines_invalid,

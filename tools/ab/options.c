@@ -17,6 +17,7 @@ static void ab_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
+		"       vmpctl ab report [--baseline FILE2] FILE   (a --save file again)\n"
 		"\n"
 		"Run CMD alternately with the knob at A (stock) and B, then compare.\n"
 		"\n"

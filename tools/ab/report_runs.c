@@ -356,3 +356,18 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 		fputc('\n', out);
 	}
 }
+
+int ab_print_report(FILE *out, const struct ab_report *r)
+{
+	switch (r->opts->format) {
+	case AB_FORMAT_TABLE:
+		ab_print_table(out, r);
+		return 0;
+	case AB_FORMAT_JSON:
+		return ab_print_json(out, r);
+	case AB_FORMAT_CSV:
+		ab_print_csv(out, r);
+		return 0;
+	}
+	return 0;
+}

@@ -259,6 +259,9 @@ json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
 	json_put(o, "time_s", json_real_or_null(s->time_s));
 	json_put(o, "count", json_real_or_null(s->count));
 	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
+	json_put(o, "long", json_boolean(s->long_slice));
+	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
+	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
 	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
 	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
 	return o;
@@ -414,6 +417,21 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	fprintf(out, ",%d\n", r->carry.found);
 }
 
+int il_print_report(FILE *out, const struct il_report *r)
+{
+	switch (r->opts->format) {
+	case AB_FORMAT_TABLE:
+		il_print_table(out, r);
+		return 0;
+	case AB_FORMAT_JSON:
+		return il_print_json(out, r);
+	case AB_FORMAT_CSV:
+		il_print_csv(out, r);
+		return 0;
+	}
+	return 0;
+}
+
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
 {
 	struct il_report r;
@@ -441,20 +459,10 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		il_print_json(s->save, &r);
 		fflush(s->save);
 	}
-	switch (s->opts.format) {
-	case AB_FORMAT_TABLE:
-		il_print_table(stdout, &r);
-		break;
-	case AB_FORMAT_JSON:
-		err = il_print_json(stdout, &r);
-		if (err) {
-			vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
-			return EXIT_CHECK_FAILED;
-		}
-		break;
-	case AB_FORMAT_CSV:
-		il_print_csv(stdout, &r);
-		break;
+	err = il_print_report(stdout, &r);
+	if (err) {
+		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
 	}
 	if (!r.balance.balanced) {
 		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",

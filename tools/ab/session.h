@@ -44,6 +44,7 @@ struct ab_session {
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	FILE *save;			/* --save; NULL without */
+	size_t slices_saved;		/* --save: s->il.slices[0..slices_saved) */
 };
 
 struct ab_counters {

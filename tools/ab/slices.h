@@ -280,6 +280,8 @@ void il_print_table(FILE *out, const struct il_report *r);
 /* One line; 0 or -errno (json_print_line()). */
 int il_print_json(FILE *out, const struct il_report *r);
 void il_print_csv(FILE *out, const struct il_report *r);
+/* In r->opts->format; 0 or -errno (JSON). */
+int il_print_report(FILE *out, const struct il_report *r);
 
 /*
  * Slice k as a JSON object, times relative to zero (the first flip), so
