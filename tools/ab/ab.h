@@ -68,6 +68,7 @@ struct ab_options {
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
 	bool ignore_failure;		/* a failed run drops its block, no more */
+	const char *restore_path;	/* --restore: put that knob back, no A/B */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "knob.h"
 #include "output.h"
+#include "restorefile.h"
 #include "signals.h"
 
 #include <errno.h>
@@ -79,6 +80,11 @@ int cmd_ab(int argc, char **argv)
 	parsed = ab_parse_args(argc, argv, &s.opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
+	if (s.opts.restore_path) {
+		rc = restore_file_apply("ab", s.opts.restore_path);
+		ab_options_free(&s.opts);
+		return rc;
+	}
 	interleaved = s.opts.interleave_s > 0;
 	seed = s.opts.seed_given ? s.opts.seed :
 		(unsigned long)time(NULL) ^ (unsigned long)getpid();
@@ -101,6 +107,7 @@ int cmd_ab(int argc, char **argv)
 		}
 		ab_save_header(&s);
 	}
+	ab_keep_found_value(&s);
 	stop_signals_install();
 
 	err = interleaved ? ab_interleave_run(&s, &schedule) :

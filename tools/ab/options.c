@@ -60,14 +60,17 @@ static void ab_usage(FILE *out)
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
 		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
-		"      --save FILE           every run (slice pair) as a JSON line the\n"
-		"                            moment it is measured, then the report\n"
+		"      --save FILE           every run (slice) as a JSON line the moment\n"
+		"                            it is final, then the report\n"
+		"      --restore FILE        no A/B: put back the knob a restore file\n"
+		"                            names (vmpctl was killed during an A/B)\n"
 		"  -h, --help                this text\n"
 		"\n"
 		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
 		"pgsteal, and vmpressure_ctl's skipped. CMD's stdin is /dev/null; of its\n"
 		"stdout the last %u MiB are searched. The knob is restored as found on\n"
-		"every exit, a stop signal included (see EXIT STATUS in vmpctl(1)).\n"
+		"every exit, a stop signal included (see EXIT STATUS in vmpctl(1)); the\n"
+		"value found is kept in $VMPCTL_RUN_DIR (default /run/vmpctl) until then.\n"
 		"\n"
 		"Examples:\n"
 		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --metric-name fault/wsec \\\n"
@@ -269,6 +272,7 @@ static const struct ab_option ab_option_table[] = {
 	{ "save", 0, AB_ARG_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
 	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
 	  NULL },
+	{ "restore", 0, AB_ARG_TEXT, AB_FIELD(restore_path), 0, 0, false, NULL },
 };
 
 #define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))
@@ -383,6 +387,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 			return arg_bad_option("ab", c, argv);
 		if (take_option(&p, o, optarg))
 			return PARSE_USAGE;
+	}
+	if (opts->restore_path) {
+		if (optind < argc || argc > 3) {
+			vmpctl_error("ab: --restore FILE puts a knob back and runs nothing: no other options or command");
+			return PARSE_USAGE;
+		}
+		return PARSE_RUN;
 	}
 	if (optind >= argc) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");

@@ -10,12 +10,14 @@
 #include "knob.h"
 #include "knobfile.h"
 #include "output.h"
+#include "restorefile.h"
 #include "signals.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* stdout of a failed run shown on stderr: its last this many bytes */
 #define AB_FAILED_OUTPUT_SHOWN 2000
@@ -215,10 +217,33 @@ int ab_restore_knob(struct ab_session *s)
 		return err;
 	}
 	err = knob_restore(&s->knob);
-	if (err)
+	if (err) {
 		vmpctl_error("ab: KNOB NOT RESTORED: %s was '%s' and %s",
 			     s->knob.path,
 			     knob_found_display(&s->knob, found, sizeof(found)),
 			     s->knob.why);
-	return err;
+		if (s->restore_path[0])
+			vmpctl_error("ab: the value found is kept in %s: vmpctl ab --restore %s puts it back",
+				     s->restore_path, s->restore_path);
+		return err;
+	}
+	if (s->restore_path[0] && unlink(s->restore_path))
+		vmpctl_error("ab: warning: the knob is back, but its restore file %s cannot be removed: %s",
+			     s->restore_path, strerror(errno));
+	s->restore_path[0] = '\0';
+	return 0;
+}
+
+void ab_keep_found_value(struct ab_session *s)
+{
+	char why[PATH_MAX + 64];
+
+	if (s->opts.switch_cmd)
+		return;
+	if (restore_file_write(&s->knob, s->restore_path, sizeof(s->restore_path),
+			       why, sizeof(why))) {
+		s->restore_path[0] = '\0';
+		vmpctl_error("ab: warning: no restore file (%s): should vmpctl itself be killed, %s must be put back by hand",
+			     why, s->knob.path);
+	}
 }

@@ -44,7 +44,8 @@ struct ab_session {
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	FILE *save;			/* --save; NULL without */
-	size_t slices_saved;		/* --save: s->il.slices[0..slices_saved) */
+	size_t slices_saved;
+	char restore_path[PATH_MAX];	/* the restore file; "" none */		/* --save: s->il.slices[0..slices_saved) */
 };
 
 struct ab_counters {
@@ -77,7 +78,16 @@ int ab_set_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run);
 /* Opens and checks the knob, writing nothing. 0 or the exit status. */
 int ab_open_knob(struct ab_session *s);
 
-/* Back as found (or --switch to arm A); 0, or the failure was printed. */
+/*
+ * Writes the knob's value as found to a restore file (restorefile.h)
+ * before anything changes it; a failure is a warning, the A/B goes on.
+ */
+void ab_keep_found_value(struct ab_session *s);
+
+/*
+ * Back as found (or --switch to arm A), and the restore file removed; 0,
+ * or the failure was printed (the restore file is kept and named).
+ */
 int ab_restore_knob(struct ab_session *s);
 
 /*
