@@ -48,7 +48,9 @@ void json_append(json_t *array, json_t *value);
 
 /*
  * Prints value on one line and drops the reference; 0, -ENOMEM (a
- * json_put failed) or -EIO (the stream reported an error).
+ * json_put failed) or -EIO (the stream reported an error). An object
+ * gets "vmpctl_version" and "kernel" (uname's release) last, unless it
+ * has them: every JSON output says what made it.
  */
 int json_print_line(FILE *out, json_t *value);
 
