@@ -47,7 +47,7 @@ static bool arm_of(const json_t *obj, enum ab_arm *arm)
 static int take_header(struct ab_saved *saved, json_t *header)
 {
 	struct ab_options *o = &saved->opts;
-	const json_t *cmd = json_object_get(header, "cmd");
+	const json_t *cmd = json_object_get(header, "command");
 	const char *mode = text_or_null(header, "mode");
 	const char *order = text_or_null(header, "order");
 	size_t i;

@@ -248,17 +248,7 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	const struct ab_options *o = r->opts;
 	json_t *doc = json_object(), *list, *family, *sanity, *toggles;
 
-	json_put(doc, "knob", json_text(r->knob_path));
-	json_put(doc, "a", json_text(o->value_a));
-	json_put(doc, "b", json_text(o->value_b));
-	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
-	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(r->seed) :
-		 json_null());
-	json_put(doc, "warmup", json_count(o->warmup));
-	list = json_array();
-	for (size_t i = 0; o->cmd[i]; i++)
-		json_append(list, json_text(o->cmd[i]));
-	json_put(doc, "command", list);
+	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "metric_regex", json_text(o->metric_regex));
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?

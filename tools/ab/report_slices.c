@@ -244,6 +244,18 @@ static json_t *json_metric(const struct il_report *r)
 	return o;
 }
 
+json_t *il_intervals_json(const struct interleave *il)
+{
+	json_t *obj = json_object();
+
+	json_put(obj, "read", json_count(il->intervals_read));
+	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	json_put(obj, "settling", json_count(il->intervals_settling));
+	json_put(obj, "before_first", json_count(il->intervals_before_first));
+	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	return obj;
+}
+
 json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
 {
 	const struct il_slice *s = &il->slices[k];
@@ -275,19 +287,9 @@ int il_print_json(FILE *out, const struct il_report *r)
 	double zero = il->n ? il->slices[0].flip_started : 0;
 
 	json_put(doc, "mode", json_text("interleave"));
-	json_put(doc, "knob", json_text(r->knob_path));
-	json_put(doc, "a", json_text(o->value_a));
-	json_put(doc, "b", json_text(o->value_b));
+	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "slice_s", json_real_or_null(o->interleave_s));
 	json_put(doc, "max_flip_s", json_real_or_null(il->max_flip_s));
-	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
-	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(r->seed) :
-		 json_null());
-	json_put(doc, "warmup", json_count(o->warmup));
-	list = json_array();
-	for (size_t i = 0; o->cmd[i]; i++)
-		json_append(list, json_text(o->cmd[i]));
-	json_put(doc, "command", list);
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
 	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
@@ -341,12 +343,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "slices_flip_too_long", json_count(r->pairs.slices_flip_too_long));
 	json_put(obj, "slices_no_interval", json_count(r->pairs.slices_no_interval));
 	json_put(doc, "pairs", obj);
-	obj = json_object();
-	json_put(obj, "read", json_count(il->intervals_read));
-	json_put(obj, "straddling", json_count(il->intervals_straddling));
-	json_put(obj, "settling", json_count(il->intervals_settling));
-	json_put(obj, "before_first", json_count(il->intervals_before_first));
-	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	obj = il_intervals_json(il);
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
 	obj = json_object();

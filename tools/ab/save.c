@@ -3,11 +3,12 @@
 #include "save.h"
 #include "json.h"
 #include "slices.h"
+#include "summary.h"
 
 void ab_save_header(struct ab_session *s)
 {
 	const struct ab_options *o = &s->opts;
-	json_t *line, *cmd;
+	json_t *line;
 
 	if (!s->save)
 		return;
@@ -15,26 +16,17 @@ void ab_save_header(struct ab_session *s)
 	json_put(line, "type", json_text("ab"));
 	json_put(line, "format", json_count(AB_SAVE_FORMAT));
 	json_put(line, "mode", json_text(o->interleave_s > 0 ? "interleave" : "runs"));
-	json_put(line, "knob", json_text(s->knob_label));
+	ab_setup_json(line, o, s->knob_label, o->seed);
 	json_put(line, "vmpressure_knob", json_boolean(s->vmpressure_knob));
-	json_put(line, "a", json_text(o->value_a));
-	json_put(line, "b", json_text(o->value_b));
 	json_put(line, "metric_regex", json_text(o->metric_regex));
 	json_put(line, "metric_name", json_text(o->metric_name));
 	json_put(line, "higher_is_better", json_boolean(o->higher_is_better));
 	json_put(line, "target_pct", json_real_or_null(o->target_pct));
 	json_put(line, "precision_pct", json_real_or_null(o->precision_pct));
-	json_put(line, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
-	json_put(line, "seed", json_count(o->seed));
-	json_put(line, "warmup", json_count(o->warmup));
 	json_put(line, "slice_s", json_real_or_null(o->interleave_s));
 	json_put(line, "max_flip_s", json_real_or_null(o->max_flip_s));
 	json_put(line, "settle_s", json_real_or_null(o->settle_s));
 	json_put(line, "long_every", json_count(o->long_every));
-	cmd = json_array();
-	for (size_t i = 0; o->cmd[i]; i++)
-		json_append(cmd, json_text(o->cmd[i]));
-	json_put(line, "cmd", cmd);
 	json_print_record(s->save, line);
 	fflush(s->save);
 }
@@ -65,19 +57,13 @@ void ab_save_run(struct ab_session *s, const struct ab_run *run)
 /* Slice index of s->il as a line (times relative to the first flip). */
 static void save_slice(struct ab_session *s, size_t index)
 {
-	json_t *line, *counts;
+	json_t *line;
 
 	line = il_slice_json(&s->il, index, s->il.slices[0].flip_started);
 	json_put(line, "type", json_text("slice"));
 	json_put(line, "index", json_count(index));
 	/* the report's interval counts as they stand: the last line's are the latest */
-	counts = json_object();
-	json_put(counts, "read", json_count(s->il.intervals_read));
-	json_put(counts, "straddling", json_count(s->il.intervals_straddling));
-	json_put(counts, "settling", json_count(s->il.intervals_settling));
-	json_put(counts, "before_first", json_count(s->il.intervals_before_first));
-	json_put(counts, "out_of_order", json_count(s->il.intervals_out_of_order));
-	json_put(line, "intervals_so_far", counts);
+	json_put(line, "intervals_so_far", il_intervals_json(&s->il));
 	json_print_record(s->save, line);
 }
 

@@ -283,6 +283,9 @@ void il_print_csv(FILE *out, const struct il_report *r);
 /* In r->opts->format; 0 or -errno (JSON). */
 int il_print_report(FILE *out, const struct il_report *r);
 
+/* The report intervals read and dropped, as counted so far. */
+json_t *il_intervals_json(const struct interleave *il);
+
 /*
  * Slice k as a JSON object, times relative to zero (the first flip), so
  * that they read as the run's seconds.

@@ -90,3 +90,20 @@ void ab_csv_number(FILE *out, double value)
 	if (isfinite(value))
 		fprintf(out, "%.10g", value);
 }
+
+void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
+		   unsigned long seed)
+{
+	json_t *command = json_array();
+
+	json_put(doc, "knob", json_text(knob));
+	json_put(doc, "a", json_text(o->value_a));
+	json_put(doc, "b", json_text(o->value_b));
+	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
+	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(seed) :
+		 json_null());
+	json_put(doc, "warmup", json_count(o->warmup));
+	for (size_t i = 0; o->cmd[i]; i++)
+		json_append(command, json_text(o->cmd[i]));
+	json_put(doc, "command", command);
+}

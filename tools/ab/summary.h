@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ab.h"
 #include "json.h"
 #include "output.h"
 #include "stats.h"
@@ -41,6 +42,13 @@ json_t *ab_summary_json(const struct stats_summary *s);
 
 /* {"n", "median_s", "max_s"} of knob-change times, nulls when none. */
 json_t *ab_knob_changes_json(const struct stats_summary *s);
+
+/*
+ * What both reports and the --save header say about the A/B's setup:
+ * knob, a, b, order, seed (random order; else null), warmup, command.
+ */
+void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
+		   unsigned long seed);
 
 /* ",value" with every digit that matters, or "," when not finite. */
 void ab_csv_number(FILE *out, double value);
