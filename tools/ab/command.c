@@ -4,6 +4,7 @@
 #include "save.h"
 #include "session.h"
 #include "commands.h"
+#include "export.h"
 #include "knob.h"
 #include "output.h"
 #include "restorefile.h"
@@ -15,6 +16,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+static int print_runs_as(FILE *out, const void *report, enum ab_format format)
+{
+	return ab_print_as(out, report, format);
+}
 
 /* The report of a completed A/B; 0 or EXIT_CHECK_FAILED. */
 static int report_runs(struct ab_session *s, unsigned long seed,
@@ -41,12 +47,13 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 		ab_print_json(s->save, report);
 		fflush(s->save);
 	}
-	err = ab_print_report(stdout, report);
+	err = ab_print_as(stdout, report, report->opts->format);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
-	return 0;
+	return ab_write_exports(&s->opts, print_runs_as, report) ?
+		EXIT_CHECK_FAILED : 0;
 }
 
 /* Whether an A/B that ended early has enough for a report. */

@@ -62,6 +62,9 @@ static void ab_usage(FILE *out)
 		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
 		"      --save FILE           every run (slice) as a JSON line the moment\n"
 		"                            it is final, then the report\n"
+		"      --export-json FILE    the report also as JSON in FILE\n"
+		"      --export-csv FILE     ... as CSV\n"
+		"      --export-markdown FILE  ... as a Markdown table\n"
 		"      --restore FILE        no A/B: put back the knob a restore file\n"
 		"                            names (vmpctl was killed during an A/B)\n"
 		"  -h, --help                this text\n"
@@ -273,6 +276,10 @@ static const struct ab_option ab_option_table[] = {
 	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
 	  NULL },
 	{ "restore", 0, AB_ARG_TEXT, AB_FIELD(restore_path), 0, 0, false, NULL },
+	{ "export-json", 0, AB_ARG_TEXT, AB_FIELD(export_json), 0, 0, false, NULL },
+	{ "export-csv", 0, AB_ARG_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
+	{ "export-markdown", 0, AB_ARG_TEXT, AB_FIELD(export_markdown), 0, 0, false,
+	  NULL },
 };
 
 #define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))

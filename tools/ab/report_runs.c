@@ -347,9 +347,28 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 	}
 }
 
-int ab_print_report(FILE *out, const struct ab_report *r)
+/* The design's figures (paired by block when there are blocks), as the table's verdict. */
+void ab_print_markdown(FILE *out, const struct ab_report *r)
 {
-	switch (r->opts->format) {
+	ab_markdown_head(out, r->opts, r->knob_path);
+	for (size_t i = 0; i < r->n_metrics; i++) {
+		const struct ab_metric_report *m = &r->metrics[i];
+		const struct stats_comparison *c = &m->cmp;
+		bool blocks = m->paired;
+
+		ab_markdown_row(out, m->name, c->a.mean, c->b.mean,
+				blocks ? m->blocks.diff_pct : c->diff_pct,
+				blocks ? m->blocks.diff_ci_lo_pct : c->diff_ci_lo_pct,
+				blocks ? m->blocks.diff_ci_hi_pct : c->diff_ci_hi_pct,
+				i < r->n_named ? m->welch_p_holm :
+				blocks ? m->blocks.p : c->welch_p,
+				ab_verdict(m));
+	}
+}
+
+int ab_print_as(FILE *out, const struct ab_report *r, enum ab_format format)
+{
+	switch (format) {
 	case AB_FORMAT_TABLE:
 		ab_print_table(out, r);
 		return 0;
@@ -357,6 +376,9 @@ int ab_print_report(FILE *out, const struct ab_report *r)
 		return ab_print_json(out, r);
 	case AB_FORMAT_CSV:
 		ab_print_csv(out, r);
+		return 0;
+	case AB_FORMAT_MARKDOWN:
+		ab_print_markdown(out, r);
 		return 0;
 	}
 	return 0;

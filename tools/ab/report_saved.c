@@ -111,7 +111,7 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 			r.knob_path = saved->knob_label;
 			r.seed = saved->opts.seed;
 			r.elapsed_s = saved->elapsed_s;
-			err = out ? il_print_report(out, &r) : 0;
+			err = out ? il_print_as(out, &r, r.opts->format) : 0;
 			if (!err)
 				err = slices_figures(saved, &r, f);
 		}
@@ -124,7 +124,7 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 		if (!err) {
 			r.knob_path = saved->knob_label;
 			r.seed = saved->opts.seed;
-			err = out ? ab_print_report(out, &r) : 0;
+			err = out ? ab_print_as(out, &r, r.opts->format) : 0;
 			if (!err)
 				err = runs_figures(saved, &r, f);
 		}

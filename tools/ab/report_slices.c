@@ -5,6 +5,7 @@
 #include "slices.h"
 #include "summary.h"
 #include "commands.h"
+#include "export.h"
 #include "json.h"
 #include "output.h"
 
@@ -414,9 +415,21 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	fprintf(out, ",%d\n", r->carry.found);
 }
 
-int il_print_report(FILE *out, const struct il_report *r)
+void il_print_markdown(FILE *out, const struct il_report *r)
 {
-	switch (r->opts->format) {
+	ab_markdown_head(out, r->opts, r->knob_path);
+	ab_markdown_row(out, r->opts->metric_name, r->cmp.a.mean, r->cmp.b.mean,
+			r->test.mean, r->test.ci_lo, r->test.ci_hi, r->test.p,
+			il_verdict(r));
+	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the sign-flip test\n",
+		r->pairs.kept, r->balance.pairs_ab, r->balance.pairs_ba,
+		r->balance.balanced ? "balanced" : "UNBALANCED",
+		!r->carry.checked ? "not checked" : r->carry.found ? "FOUND" : "not found");
+}
+
+int il_print_as(FILE *out, const struct il_report *r, enum ab_format format)
+{
+	switch (format) {
 	case AB_FORMAT_TABLE:
 		il_print_table(out, r);
 		return 0;
@@ -425,8 +438,16 @@ int il_print_report(FILE *out, const struct il_report *r)
 	case AB_FORMAT_CSV:
 		il_print_csv(out, r);
 		return 0;
+	case AB_FORMAT_MARKDOWN:
+		il_print_markdown(out, r);
+		return 0;
 	}
 	return 0;
+}
+
+static int print_slices_as(FILE *out, const void *report, enum ab_format format)
+{
+	return il_print_as(out, report, format);
 }
 
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
@@ -456,11 +477,13 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		il_print_json(s->save, &r);
 		fflush(s->save);
 	}
-	err = il_print_report(stdout, &r);
+	err = il_print_as(stdout, &r, r.opts->format);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
+	if (ab_write_exports(&s->opts, print_slices_as, &r))
+		return EXIT_CHECK_FAILED;
 	if (!r.balance.balanced) {
 		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
 			     r.balance.pairs_ab, r.balance.pairs_ba,

@@ -280,8 +280,9 @@ void il_print_table(FILE *out, const struct il_report *r);
 /* One line; 0 or -errno (json_print_line()). */
 int il_print_json(FILE *out, const struct il_report *r);
 void il_print_csv(FILE *out, const struct il_report *r);
-/* In r->opts->format; 0 or -errno (JSON). */
-int il_print_report(FILE *out, const struct il_report *r);
+void il_print_markdown(FILE *out, const struct il_report *r);
+/* In format; 0 or -errno (JSON). */
+int il_print_as(FILE *out, const struct il_report *r, enum ab_format format);
 
 /* The report intervals read and dropped, as counted so far. */
 json_t *il_intervals_json(const struct interleave *il);

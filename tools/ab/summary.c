@@ -107,3 +107,31 @@ void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
 		json_append(command, json_text(o->cmd[i]));
 	json_put(doc, "command", command);
 }
+
+const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS] = {
+	"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
+};
+
+void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob)
+{
+	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", knob,
+		o->value_a, o->value_b);
+	for (size_t i = 0; o->cmd[i]; i++)
+		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
+	fputs("`\n\n|", out);
+	for (int i = 0; i < AB_MARKDOWN_COLUMNS; i++)
+		fprintf(out, " %s |", ab_markdown_headers[i]);
+	/* the numbers right-aligned, the words left */
+	fputs("\n|:---|---:|---:|---:|:---|---:|:---|\n", out);
+}
+
+void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
+		     double diff_pct, double lo_pct, double hi_pct, double p,
+		     const char *verdict)
+{
+	char ci[64];
+
+	ab_ci_cell(ci, sizeof(ci), lo_pct, hi_pct);
+	fprintf(out, "| %s | %.6g | %.6g | %+.2f%% | %s | %.3g | %s |\n", metric,
+		mean_a, mean_b, diff_pct, ci, p, verdict);
+}

@@ -50,6 +50,17 @@ json_t *ab_knob_changes_json(const struct stats_summary *s);
 void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
 		   unsigned long seed);
 
+/*
+ * --export-markdown: a line naming the knob, the arms and the command,
+ * then a Markdown table with one row per metric.
+ */
+#define AB_MARKDOWN_COLUMNS 7
+extern const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS];
+void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob);
+void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
+		     double diff_pct, double lo_pct, double hi_pct, double p,
+		     const char *verdict);
+
 /* ",value" with every digit that matters, or "," when not finite. */
 void ab_csv_number(FILE *out, double value);
 
