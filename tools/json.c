@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 static bool json_failed;
 
@@ -117,18 +118,46 @@ void json_append(json_t *array, json_t *value)
 		json_failed = true;
 }
 
-int json_print_line(FILE *out, json_t *value)
+/*
+ * Every document says what made it: the tool's version and the running
+ * kernel's release, unless it says so itself (status has its "kernel").
+ */
+static void put_origin(json_t *value)
+{
+	struct utsname uts;
+
+	if (!json_is_object(value))
+		return;
+	if (!json_object_get(value, "vmpctl_version"))
+		json_put(value, "vmpctl_version", json_text(VMPCTL_VERSION));
+	if (!json_object_get(value, "kernel"))
+		json_put(value, "kernel", uname(&uts) == 0 ? json_text(uts.release) :
+			 json_null());
+}
+
+static int print_line(FILE *out, json_t *value, int digits)
 {
 	int err = 0;
 
+	put_origin(value);
 	if (!value || json_failed) {
 		err = -ENOMEM;
 	} else if (json_dumpf(value, out, JSON_ENCODE_ANY | JSON_COMPACT |
-			      JSON_REAL_PRECISION(JSON_DIGITS)) < 0 ||
+			      JSON_REAL_PRECISION(digits)) < 0 ||
 		   fputc('\n', out) == EOF) {
 		err = -EIO;
 	}
 	json_failed = false;
 	json_decref(value);
 	return err;
+}
+
+int json_print_line(FILE *out, json_t *value)
+{
+	return print_line(out, value, JSON_DIGITS);
+}
+
+int json_print_record(FILE *out, json_t *value)
+{
+	return print_line(out, value, JSON_RECORD_DIGITS);
 }

@@ -18,6 +18,8 @@
 
 /* Significant digits of a JSON real. */
 #define JSON_DIGITS 10
+/* ... in a record read back later: every double survives the round trip */
+#define JSON_RECORD_DIGITS 17
 
 /*
  * Copies text into buf as valid UTF-8: every byte that does not start a
@@ -46,8 +48,13 @@ void json_append(json_t *array, json_t *value);
 
 /*
  * Prints value on one line and drops the reference; 0, -ENOMEM (a
- * json_put failed) or -EIO (the stream reported an error).
+ * json_put failed) or -EIO (the stream reported an error). An object
+ * gets "vmpctl_version" and "kernel" (uname's release) last, unless it
+ * has them: every JSON output says what made it.
  */
 int json_print_line(FILE *out, json_t *value);
+
+/* The same with JSON_RECORD_DIGITS, for lines a program reads back. */
+int json_print_record(FILE *out, json_t *value);
 
 #endif

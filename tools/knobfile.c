@@ -394,6 +394,25 @@ static void display(const char *text, char *buf, size_t size)
 		buf[o] = '\0';
 }
 
+int knob_restore_found(struct knob *k, const char *found, size_t len)
+{
+	char *copy;
+
+	if (len > KNOB_FILE_MAX)
+		return fail(k, -EFBIG, "%s", "holds more than 64 KiB: not a knob");
+	copy = malloc(len + 1);
+	if (!copy)
+		return fail(k, -ENOMEM, "%s", strerror(ENOMEM));
+	memcpy(copy, found, len);
+	copy[len] = '\0';
+	free(k->found);
+	k->found = copy;
+	k->found_len = len;
+	knob_value_of(k->kind, copy, k->found_value, sizeof(k->found_value));
+	k->written = true;
+	return knob_restore(k);
+}
+
 const char *knob_found_display(const struct knob *k, char *buf, size_t size)
 {
 	display(k->found_value, buf, size);

@@ -93,6 +93,12 @@ bool knob_value_matches(const struct knob *k, const char *now,
  */
 int knob_restore(struct knob *k);
 
+/*
+ * Puts back bytes found earlier (a restore file's) instead of what
+ * knob_open() found, as knob_restore() does. 0 or -errno, why set.
+ */
+int knob_restore_found(struct knob *k, const char *found, size_t len);
+
 /* The found value for messages: one line, control bytes escaped. */
 const char *knob_found_display(const struct knob *k, char *buf, size_t size);
 

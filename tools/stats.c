@@ -62,17 +62,32 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	return 0;
 }
 
-struct ranked {
-	double value;
-	int arm;		/* 0 = x, 1 = y */
-};
-
 static int compare_ranked(const void *l, const void *r)
 {
-	double a = ((const struct ranked *)l)->value;
-	double b = ((const struct ranked *)r)->value;
+	double a = ((const struct stats_ranked *)l)->value;
+	double b = ((const struct stats_ranked *)r)->value;
 
 	return (a > b) - (a < b);
+}
+
+double stats_rank(struct stats_ranked *items, size_t n)
+{
+	double tie_term = 0;
+	size_t i, j;
+
+	qsort(items, n, sizeof(*items), compare_ranked);
+	for (i = 0; i < n; i = j) {
+		double rank, t;
+
+		for (j = i + 1; j < n && items[j].value == items[i].value; j++)
+			;
+		rank = (double)(i + 1 + j) / 2.0;	/* mean of i+1 .. j */
+		t = (double)(j - i);
+		tie_term += t * t * t - t;
+		for (size_t k = i; k < j; k++)
+			items[k].rank = rank;
+	}
+	return tie_term;
 }
 
 /*
@@ -109,10 +124,10 @@ static double mwu_exact_cdf(size_t m, size_t n, size_t u)
 int stats_mann_whitney(const double *x, size_t n_x, const double *y,
 		       size_t n_y, double *u, double *p, bool *exact)
 {
-	size_t n = n_x + n_y, i, j;
-	struct ranked *all;
-	double rank_sum_x = 0, tie_term = 0, u_x, mu, sigma, z;
-	bool ties = false;
+	size_t n = n_x + n_y, i;
+	struct stats_ranked *all;
+	double rank_sum_x = 0, tie_term, u_x, mu, sigma, z;
+	bool ties;
 
 	if (n_x == 0 || n_y == 0)
 		return -EINVAL;
@@ -120,25 +135,14 @@ int stats_mann_whitney(const double *x, size_t n_x, const double *y,
 	if (!all)
 		return -ENOMEM;
 	for (i = 0; i < n_x; i++)
-		all[i] = (struct ranked){ x[i], 0 };
+		all[i] = (struct stats_ranked){ .value = x[i], .group = 0 };
 	for (i = 0; i < n_y; i++)
-		all[n_x + i] = (struct ranked){ y[i], 1 };
-	qsort(all, n, sizeof(*all), compare_ranked);
-	for (i = 0; i < n; i = j) {
-		double rank, t;
-
-		for (j = i + 1; j < n && all[j].value == all[i].value; j++)
-			;
-		rank = (double)(i + 1 + j) / 2.0;	/* mean of i+1 .. j */
-		t = (double)(j - i);
-		if (t > 1) {
-			ties = true;
-			tie_term += t * t * t - t;
-		}
-		for (size_t k = i; k < j; k++)
-			if (all[k].arm == 0)
-				rank_sum_x += rank;
-	}
+		all[n_x + i] = (struct stats_ranked){ .value = y[i], .group = 1 };
+	tie_term = stats_rank(all, n);
+	ties = tie_term > 0;
+	for (i = 0; i < n; i++)
+		if (all[i].group == 0)
+			rank_sum_x += all[i].rank;
 	free(all);
 
 	u_x = rank_sum_x - (double)n_x * (double)(n_x + 1) / 2.0;
@@ -165,24 +169,29 @@ int stats_mann_whitney(const double *x, size_t n_x, const double *y,
 	return 0;
 }
 
-/* two-sided 1 - alpha plus power quantiles of t at 2n - 2 degrees of freedom */
-static double power_factor(size_t n)
+/*
+ * How many observations one difference is made of: two independent means
+ * (each with n - 1 df), or the mean of n paired differences.
+ */
+static unsigned int samples_per_difference(enum stats_design design)
 {
-	double df = 2.0 * (double)n - 2.0;
-
-	return gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, df) +
-		gsl_cdf_tdist_Pinv(STATS_POWER, df);
+	return design == STATS_UNPAIRED ? 2 : 1;
 }
 
-double stats_mde_pct(double noise_pct, size_t runs_per_arm)
+double stats_mde_pct(double noise_pct, size_t n, enum stats_design design)
 {
-	if (runs_per_arm < 2)
+	double k = samples_per_difference(design);
+	double df = k * ((double)n - 1.0);
+
+	if (n < 2)
 		return INFINITY;
-	return power_factor(runs_per_arm) * noise_pct *
-		sqrt(2.0 / (double)runs_per_arm);
+	return (gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, df) +
+		gsl_cdf_tdist_Pinv(STATS_POWER, df)) * noise_pct *
+		sqrt(k / (double)n);
 }
 
-size_t stats_runs_needed(double noise_pct, double target_pct)
+size_t stats_runs_needed(double noise_pct, double target_pct,
+			 enum stats_design design)
 {
 	double z = gsl_cdf_ugaussian_Pinv(1.0 - STATS_ALPHA / 2.0) +
 		gsl_cdf_ugaussian_Pinv(STATS_POWER);
@@ -193,32 +202,33 @@ size_t stats_runs_needed(double noise_pct, double target_pct)
 	if (!(target_pct > 0) || !isfinite(noise_pct))
 		return STATS_RUNS_NEEDED_MAX;
 	/* the normal approximation is a lower bound: start there, step up */
-	estimate = 2.0 * pow(z * noise_pct / target_pct, 2);
+	estimate = samples_per_difference(design) *
+		pow(z * noise_pct / target_pct, 2);
 	if (estimate >= STATS_RUNS_NEEDED_MAX)
 		return STATS_RUNS_NEEDED_MAX;
 	n = estimate < 2 ? 2 : (size_t)floor(estimate);
-	while (n < STATS_RUNS_NEEDED_MAX && stats_mde_pct(noise_pct, n) > target_pct)
+	while (n < STATS_RUNS_NEEDED_MAX &&
+	       stats_mde_pct(noise_pct, n, design) > target_pct)
 		n++;
 	return n;
 }
 
-int stats_fieller(double mean_a, double v_a, double mean_b, double v_b,
-		  double t, double *lo, double *hi)
+int stats_fieller(double mean_a, double mean_b, double v_aa, double v_bb,
+		  double v_ab, double t, double *lo, double *hi)
 {
-	/* a r^2 - 2 mean_a mean_b r + c <= 0 */
-	double a = mean_a * mean_a - t * t * v_a;
-	double c = mean_b * mean_b - t * t * v_b;
-	double half, r1, r2;
+	/* q r^2 - 2 h r + c <= 0 */
+	double q = mean_a * mean_a - t * t * v_aa;
+	double h = mean_a * mean_b - t * t * v_ab;
+	double c = mean_b * mean_b - t * t * v_bb;
+	double half;
 
 	*lo = *hi = NAN;
-	if (!(a > 0))
+	if (!(q > 0))
 		return -ERANGE;
-	/* the discriminant / 4 is t^2 (mean_a^2 v_b + mean_b^2 v_a - t^2 v_a v_b) >= 0 */
-	half = sqrt(fmax(0.0, mean_a * mean_a * mean_b * mean_b - a * c));
-	r1 = (mean_a * mean_b - half) / a;
-	r2 = (mean_a * mean_b + half) / a;
-	*lo = fmin(r1, r2);
-	*hi = fmax(r1, r2);
+	/* at r = mean_b / mean_a the left side is <= 0: real roots */
+	half = sqrt(fmax(0.0, h * h - q * c));
+	*lo = (h - half) / q;
+	*hi = (h + half) / q;
 	return 0;
 }
 
@@ -296,7 +306,7 @@ int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 		out->welch_p = diff == 0 ? 1.0 : 0.0;
 	}
 	t = gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, out->welch_df);
-	stats_fieller(out->a.mean, var_a, out->b.mean, var_b, t,
+	stats_fieller(out->a.mean, out->b.mean, var_a, var_b, 0, t,
 		      &out->ratio_ci_lo, &out->ratio_ci_hi);
 	out->diff_ci_lo_pct = 100.0 * (out->ratio_ci_lo - 1.0);
 	out->diff_ci_hi_pct = 100.0 * (out->ratio_ci_hi - 1.0);
@@ -305,7 +315,8 @@ int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 		sqrt((out->a.stddev * out->a.stddev +
 		      out->b.stddev * out->b.stddev) / 2.0) /
 		fabs(out->a.mean);
-	out->mde_pct = stats_mde_pct(out->noise_pct, n_a < n_b ? n_a : n_b);
+	out->mde_pct = stats_mde_pct(out->noise_pct, n_a < n_b ? n_a : n_b,
+				     STATS_UNPAIRED);
 	return 0;
 }
 

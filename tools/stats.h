@@ -29,7 +29,8 @@
  *  - power (0.8 at alpha 0.05, two-sided, equal runs per arm, noise as the
  *    pooled CoV c = sqrt((sd_a^2 + sd_b^2) / 2) / mean_a):
  *    mde(n) = (t(1 - alpha/2, 2n - 2) + t(power, 2n - 2)) * c * sqrt(2 / n)
- *    runs_needed(d) = smallest n >= 2 with mde(n) <= d.
+ *    runs_needed(d) = smallest n >= 2 with mde(n) <= d. The paired
+ *    design's (stats_paired.h) is the same with n - 1 df and sqrt(1 / n).
  */
 #ifndef VMPCTL_STATS_H
 #define VMPCTL_STATS_H
@@ -84,12 +85,14 @@ int stats_compare(const double *a, size_t n_a, const double *b, size_t n_b,
 		  struct stats_comparison *out);
 
 /*
- * Fieller's 1 - alpha interval for mean_b / mean_a from the means, the
- * squared standard errors v = s^2 / n and t; 0, or -ERANGE when it is
- * unbounded (mean_a^2 <= t^2 v_a), with lo and hi NaN.
+ * Fieller's 1 - alpha interval for mean_b / mean_a: the r with
+ * (mean_b - r mean_a)^2 <= t^2 (v_bb - 2 r v_ab + r^2 v_aa), where v_aa
+ * and v_bb are the squared standard errors of the means (s^2 / n) and
+ * v_ab their covariance (0 for independent arms). 0, or -ERANGE when it
+ * is unbounded (mean_a^2 <= t^2 v_aa), with lo and hi NaN.
  */
-int stats_fieller(double mean_a, double v_a, double mean_b, double v_b,
-		  double t, double *lo, double *hi);
+int stats_fieller(double mean_a, double mean_b, double v_aa, double v_bb,
+		  double v_ab, double t, double *lo, double *hi);
 
 /*
  * Holm's step-down adjustment of n p-values: sorted ascending, the i-th
@@ -106,11 +109,36 @@ int stats_mann_whitney(const double *x, size_t n_x, const double *y,
 void stats_median_ci(const double *sorted, size_t n, double *lo, double *hi,
 		     double *coverage);
 
-/* Minimum detectable effect in percent at noise_pct and n runs per arm. */
-double stats_mde_pct(double noise_pct, size_t runs_per_arm);
+/*
+ * The design a difference comes from: two independent arms of n runs
+ * each (noise: the pooled CoV), or n pairs (noise: the CoV of one pair's
+ * difference, stats_paired.h).
+ */
+enum stats_design { STATS_UNPAIRED, STATS_PAIRED };
 
-/* Runs per arm to detect target_pct; STATS_RUNS_NEEDED_MAX when hopeless. */
-size_t stats_runs_needed(double noise_pct, double target_pct);
+/* Minimum detectable effect in percent at noise_pct and n runs per arm (pairs). */
+double stats_mde_pct(double noise_pct, size_t n, enum stats_design design);
+
+/*
+ * Runs per arm (pairs) to detect target_pct; STATS_RUNS_NEEDED_MAX when
+ * hopeless.
+ */
+size_t stats_runs_needed(double noise_pct, double target_pct,
+			 enum stats_design design);
+
+/*
+ * Ranks for the rank tests: a value and which sample (or sign) it
+ * belongs to; stats_rank() sorts items by value and gives each its rank,
+ * 1-based, ties sharing the mean of their ranks. Returns the tie term,
+ * the sum over groups of t tied values of t^3 - t (0: no ties).
+ */
+struct stats_ranked {
+	double value;
+	int group;
+	double rank;
+};
+
+double stats_rank(struct stats_ranked *items, size_t n);
 
 /*
  * mmtests-style marker: "*-6.10%*" when significant, "( -1.43%)" when not,

@@ -10,39 +10,6 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-int stats_fieller_paired(double mean_a, double mean_b, double v_aa,
-			 double v_bb, double v_ab, double t, double *lo,
-			 double *hi)
-{
-	/* q r^2 - 2 h r + c <= 0 */
-	double q = mean_a * mean_a - t * t * v_aa;
-	double h = mean_a * mean_b - t * t * v_ab;
-	double c = mean_b * mean_b - t * t * v_bb;
-	double half;
-
-	*lo = *hi = NAN;
-	if (!(q > 0))
-		return -ERANGE;
-	/* at r = mean_b / mean_a the left side is <= 0: real roots */
-	half = sqrt(fmax(0.0, h * h - q * c));
-	*lo = (h - half) / q;
-	*hi = (h + half) / q;
-	return 0;
-}
-
-struct ranked_abs {
-	double abs;
-	bool positive;
-};
-
-static int compare_abs(const void *l, const void *r)
-{
-	double a = ((const struct ranked_abs *)l)->abs;
-	double b = ((const struct ranked_abs *)r)->abs;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * P(W+ <= w) under H0 for m ranks 1..m without ties: every subset of
  * ranks is equally likely; count[s] = subsets summing to s, built one rank
@@ -69,16 +36,17 @@ static double wilcoxon_exact_cdf(size_t m, size_t w)
 int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 		   bool *exact)
 {
-	struct ranked_abs *all = malloc((n ? n : 1) * sizeof(*all));
-	double w_plus = 0, w_minus = 0, tie_term = 0, mean, var, z;
-	bool ties = false;
-	size_t m = 0, i, j;
+	struct stats_ranked *all = malloc((n ? n : 1) * sizeof(*all));
+	double w_plus = 0, w_minus = 0, tie_term, mean, var, z;
+	bool ties;
+	size_t m = 0, i;
 
 	if (!all)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if (d[i] != 0)
-			all[m++] = (struct ranked_abs){ fabs(d[i]), d[i] > 0 };
+			all[m++] = (struct stats_ranked){ .value = fabs(d[i]),
+							  .group = d[i] > 0 };
 	*w = 0;
 	*p = 1;
 	*exact = false;
@@ -86,24 +54,13 @@ int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 		free(all);
 		return -EINVAL;
 	}
-	qsort(all, m, sizeof(*all), compare_abs);
-	for (i = 0; i < m; i = j) {
-		double rank, t;
-
-		for (j = i + 1; j < m && all[j].abs == all[i].abs; j++)
-			;
-		rank = (double)(i + 1 + j) / 2.0;
-		t = (double)(j - i);
-		if (t > 1) {
-			ties = true;
-			tie_term += t * t * t - t;
-		}
-		for (size_t k = i; k < j; k++) {
-			if (all[k].positive)
-				w_plus += rank;
-			else
-				w_minus += rank;
-		}
+	tie_term = stats_rank(all, m);
+	ties = tie_term > 0;
+	for (i = 0; i < m; i++) {
+		if (all[i].group)
+			w_plus += all[i].rank;
+		else
+			w_minus += all[i].rank;
 	}
 	free(all);
 	*w = fmin(w_plus, w_minus);
@@ -123,42 +80,6 @@ int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 	if (*p > 1.0)
 		*p = 1.0;
 	return 0;
-}
-
-static double paired_power_factor(size_t n)
-{
-	double df = (double)n - 1.0;
-
-	return gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, df) +
-		gsl_cdf_tdist_Pinv(STATS_POWER, df);
-}
-
-double stats_paired_mde_pct(double noise_pct, size_t pairs)
-{
-	if (pairs < 2)
-		return INFINITY;
-	return paired_power_factor(pairs) * noise_pct / sqrt((double)pairs);
-}
-
-size_t stats_pairs_needed(double noise_pct, double target_pct)
-{
-	double z = gsl_cdf_ugaussian_Pinv(1.0 - STATS_ALPHA / 2.0) +
-		gsl_cdf_ugaussian_Pinv(STATS_POWER);
-	double estimate;
-	size_t n;
-
-	target_pct = fabs(target_pct);
-	if (!(target_pct > 0) || !isfinite(noise_pct))
-		return STATS_RUNS_NEEDED_MAX;
-	/* the normal approximation is a lower bound: start there, step up */
-	estimate = pow(z * noise_pct / target_pct, 2);
-	if (estimate >= STATS_RUNS_NEEDED_MAX)
-		return STATS_RUNS_NEEDED_MAX;
-	n = estimate < 2 ? 2 : (size_t)floor(estimate);
-	while (n < STATS_RUNS_NEEDED_MAX &&
-	       stats_paired_mde_pct(noise_pct, n) > target_pct)
-		n++;
-	return n;
 }
 
 int stats_compare_paired(const double *a, const double *b, size_t n,
@@ -207,12 +128,12 @@ int stats_compare_paired(const double *a, const double *b, size_t n,
 		out->p = out->d.mean == 0 ? 1.0 : 0.0;
 	}
 	t_crit = gsl_cdf_tdist_Pinv(1.0 - STATS_ALPHA / 2.0, out->df);
-	stats_fieller_paired(out->a.mean, out->b.mean, v_aa, v_bb, v_ab, t_crit,
-			     &out->ratio_ci_lo, &out->ratio_ci_hi);
+	stats_fieller(out->a.mean, out->b.mean, v_aa, v_bb, v_ab, t_crit,
+		      &out->ratio_ci_lo, &out->ratio_ci_hi);
 	out->diff_ci_lo_pct = 100.0 * (out->ratio_ci_lo - 1.0);
 	out->diff_ci_hi_pct = 100.0 * (out->ratio_ci_hi - 1.0);
 	out->significant = out->p < STATS_ALPHA;
 	out->noise_pct = 100.0 * out->d.stddev / fabs(out->a.mean);
-	out->mde_pct = stats_paired_mde_pct(out->noise_pct, n);
+	out->mde_pct = stats_mde_pct(out->noise_pct, n, STATS_PAIRED);
 	return 0;
 }

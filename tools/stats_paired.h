@@ -17,7 +17,8 @@
  *    tie and continuity correction. W = min(W+, W-).
  *  - noise: 100 sd(d) / mean_a, the spread of one pair's difference;
  *    mde(n) = (t(1 - alpha/2, n - 1) + t(power, n - 1)) noise / sqrt(n),
- *    pairs_needed(d) = smallest n >= 2 with mde(n) <= d.
+ *    pairs needed for d = smallest n >= 2 with mde(n) <= d (stats.h's
+ *    stats_mde_pct() and stats_runs_needed() with STATS_PAIRED).
  *  - correlation: Pearson's r of a and b across the pairs; how much of
  *    each arm's spread the pairing removed (unpaired, the same slices
  *    would have the noise of stats_compare()).
@@ -60,25 +61,10 @@ int stats_compare_paired(const double *a, const double *b, size_t n,
 			 struct stats_paired *out);
 
 /*
- * Fieller's interval for mean_b / mean_a with covariance: v_aa, v_bb and
- * v_ab are the variances and covariance of the means. 0, or -ERANGE when
- * unbounded (lo and hi NaN).
- */
-int stats_fieller_paired(double mean_a, double mean_b, double v_aa,
-			 double v_bb, double v_ab, double t, double *lo,
-			 double *hi);
-
-/*
  * Two-sided Wilcoxon signed-rank test of d[0..n-1] against 0, zeros
  * dropped. 0, or -EINVAL when no d is non-zero (then w = 0, p = 1).
  */
 int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 		   bool *exact);
-
-/* Minimum detectable effect in percent at noise_pct and n pairs. */
-double stats_paired_mde_pct(double noise_pct, size_t pairs);
-
-/* Pairs to detect target_pct; STATS_RUNS_NEEDED_MAX when hopeless. */
-size_t stats_pairs_needed(double noise_pct, double target_pct);
 
 #endif

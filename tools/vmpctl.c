@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl: command dispatch only; each command lives in its own file. */
-#include "ab.h"
+#include "ab/ab.h"
 #include "commands.h"
 #include "net.h"
 #include "output.h"

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
 #include <cmocka.h>
 
 #include "capture.h"
@@ -23,4 +25,23 @@ char *capture_text(struct capture *c)
 	c->out = NULL;
 	assert_non_null(c->text);
 	return c->text;
+}
+
+char *capture_json_text(struct capture *c)
+{
+	static const char version[] = ",\"vmpctl_version\":\"test\"";
+	char kernel[128], *text = capture_text(c), *at;
+	struct utsname uts;
+	size_t len;
+
+	assert_int_equal(uname(&uts), 0);
+	snprintf(kernel, sizeof(kernel), ",\"kernel\":\"%s\"}\n", uts.release);
+	at = strstr(text, version);
+	assert_non_null(at);
+	/* its last member, or last but the kernel's */
+	if (strcmp(at + strlen(version), "}\n") != 0)
+		assert_string_equal(at + strlen(version), kernel);
+	len = strlen(at + strlen(version));
+	memmove(at, at + strlen(version) + len - 2, 3);
+	return text;
 }

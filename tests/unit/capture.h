@@ -22,4 +22,11 @@ FILE *capture_open(struct capture *c);
 /* Closes c->out and returns what was printed to it; the caller frees it. */
 char *capture_text(struct capture *c);
 
+/*
+ * The same for one JSON document: asserts it ends with what json.h adds
+ * to every object (the version "test" and, unless the document has its
+ * own, uname's kernel) and returns it without them.
+ */
+char *capture_json_text(struct capture *c);
+
 #endif

@@ -26,7 +26,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "interleave.h"
+#include "ab/slices.h"
 
 #define AAA_RUNS 1000
 #define AAA_CI_WIDTH 0.07

@@ -310,7 +310,7 @@ static void test_json(void **state)
 	good_v2(p);
 	assert_int_equal(check_print_json(capture_open(&c), p, false,
 					  "a \"quoted\" reason"), 0);
-	text = capture_text(&c);
+	text = capture_json_text(&c);
 	assert_string_equal(text,
 		"{\"phases\":["
 		"{\"phase\":\"enabled\",\"knob\":1,\"measurement\":{\"cgroup_version\":2,\"events\":null,\"skipped_delta\":0,\"pgscan\":30000,\"seconds\":2.0,\"sock_throttled\":null,\"work_fn_runs\":null,\"net\":null}},"

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
-#include "interleave.h"
+#include "ab/slices.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 

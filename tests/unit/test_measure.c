@@ -102,7 +102,7 @@ static char *json_of(const struct measurement *m)
 	struct capture c;
 
 	assert_int_equal(json_print_line(capture_open(&c), measurement_json(m)), 0);
-	return capture_text(&c);
+	return capture_json_text(&c);
 }
 
 static void test_json_v1_with_module(void **state)

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "capture.h"
 #include "net.h"
 
 static enum parse_result parse(struct net_options *opts, int argc,
@@ -86,17 +87,14 @@ static void sample(struct net_options *o, struct measurement *m)
 static char *capture(const struct net_options *o, const struct measurement *m,
 		     bool json)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct capture c;
+	FILE *out = capture_open(&c);
 
-	assert_non_null(out);
 	if (json)
 		assert_int_equal(net_print_json(out, o, m), 0);
 	else
 		net_print_table(out, o, m);
-	fclose(out);
-	return text;
+	return json ? capture_json_text(&c) : capture_text(&c);
 }
 
 static void test_table(void **state)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <cmocka.h>
 
 #include "capture.h"
@@ -130,8 +131,39 @@ static void test_json_numbers(void **state)
 	json_put(o, "pair", json_pair(1.5, NAN));
 	assert_int_equal(json_print_line(capture_open(&c), o), 0);
 	text = capture_text(&c);
-	assert_string_equal(text, "{\"nan\":null,\"inf\":null,\"x\":0.1,"
-			    "\"big\":9223372036854775807,\"pair\":[1.5,null]}\n");
+	assert_non_null(strstr(text, "{\"nan\":null,\"inf\":null,\"x\":0.1,"
+			       "\"big\":9223372036854775807,\"pair\":[1.5,null],"));
+	free(text);
+}
+
+/* Every document names the tool's version and the kernel it ran on, last. */
+static void test_json_names_version_and_kernel(void **state)
+{
+	struct capture c;
+	struct utsname uts;
+	char *text, expected[256];
+	json_t *o = json_object(), *status = json_object();
+
+	(void)state;
+	assert_int_equal(uname(&uts), 0);
+	json_put(o, "x", json_count(1));
+	assert_int_equal(json_print_line(capture_open(&c), o), 0);
+	text = capture_text(&c);
+	snprintf(expected, sizeof(expected),
+		 "{\"x\":1,\"vmpctl_version\":\"test\",\"kernel\":\"%s\"}\n",
+		 uts.release);
+	assert_string_equal(text, expected);
+	free(text);
+	/* a document that names its kernel keeps its own */
+	json_put(status, "kernel", json_text("6.1.0-mine"));
+	assert_int_equal(json_print_record(capture_open(&c), status), 0);
+	text = capture_text(&c);
+	assert_string_equal(text, "{\"kernel\":\"6.1.0-mine\",\"vmpctl_version\":\"test\"}\n");
+	free(text);
+	/* a bare value is left alone */
+	assert_int_equal(json_print_line(capture_open(&c), json_text("v")), 0);
+	text = capture_text(&c);
+	assert_string_equal(text, "\"v\"\n");
 	free(text);
 }
 
@@ -222,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_json_any_bytes_parse_back),
 		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_json_put_null_fails_the_document),
+		cmocka_unit_test(test_json_names_version_and_kernel),
 		cmocka_unit_test(test_table_aligns_columns),
 		cmocka_unit_test(test_table_left_aligned_last_column_has_no_trailing_space),
 		cmocka_unit_test(test_table_rejects_bad_headers),

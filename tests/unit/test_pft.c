@@ -122,7 +122,7 @@ static char *capture(bool json, const struct pft_options *o,
 		assert_int_equal(pft_print_json(out, o, r), 0);
 	else
 		pft_print_table(out, o, r);
-	return capture_text(&c);
+	return json ? capture_json_text(&c) : capture_text(&c);
 }
 
 static void test_output(void **state)

@@ -135,7 +135,7 @@ static void test_seed_case_is_not_significant(void **state)
 	stats_format_marker(marker, sizeof(marker), c.diff_pct, c.significant);
 	assert_string_equal(marker, "(  0.20%)");
 	/* 0.2% at this noise needs hundreds of runs per arm, not 5 */
-	assert_true(stats_runs_needed(c.noise_pct, 0.2) > 100);
+	assert_true(stats_runs_needed(c.noise_pct, 0.2, STATS_UNPAIRED) > 100);
 }
 
 /*
@@ -162,9 +162,9 @@ static void test_fieller_interval(void **state)
 				 c.welch_p < STATS_ALPHA);
 	}
 	/* mean A of 0 and no noise at all */
-	assert_int_equal(stats_fieller(0, 0, 1, 0.1, 2, &lo, &hi), -ERANGE);
+	assert_int_equal(stats_fieller(0, 1, 0, 0.1, 0, 2, &lo, &hi), -ERANGE);
 	assert_true(isnan(lo) && isnan(hi));
-	assert_int_equal(stats_fieller(2, 0, 3, 0, 2, &lo, &hi), 0);
+	assert_int_equal(stats_fieller(2, 3, 0, 0, 0, 2, &lo, &hi), 0);
 	assert_true(lo == 1.5 && hi == 1.5);
 	/* mean A fixed gave [+27.2%, +260.5%] for these arms: too narrow */
 	assert_int_equal(stats_compare(small_exact_a, 4, small_exact_b, 6,
@@ -193,17 +193,18 @@ static void test_runs_needed_and_mde(void **state)
 	for (size_t i = 0; i < N_ELEMENTS(runs_references); i++) {
 		const struct runs_reference *r = &runs_references[i];
 
-		assert_int_equal(stats_runs_needed(r->noise_pct, r->target_pct),
+		assert_int_equal(stats_runs_needed(r->noise_pct, r->target_pct,
+						   STATS_UNPAIRED),
 				 r->runs);
 	}
 	for (size_t i = 0; i < N_ELEMENTS(mde_references); i++) {
 		const struct mde_reference *r = &mde_references[i];
 
-		assert_close(stats_mde_pct(r->noise_pct, r->runs), r->mde_pct,
+		assert_close(stats_mde_pct(r->noise_pct, r->runs, STATS_UNPAIRED), r->mde_pct,
 			     "mde", "mde_references");
 	}
-	assert_int_equal(stats_runs_needed(1.0, 0), STATS_RUNS_NEEDED_MAX);
-	assert_true(isinf(stats_mde_pct(1.0, 1)));
+	assert_int_equal(stats_runs_needed(1.0, 0, STATS_UNPAIRED), STATS_RUNS_NEEDED_MAX);
+	assert_true(isinf(stats_mde_pct(1.0, 1, STATS_UNPAIRED)));
 }
 
 static void test_marker_format(void **state)

@@ -113,18 +113,19 @@ static void test_mde_and_pairs_needed_match_scipy(void **state)
 	for (size_t i = 0; i < N_ELEMENTS(paired_mde_references); i++) {
 		const struct paired_mde_reference *r = &paired_mde_references[i];
 
-		assert_close(stats_paired_mde_pct(r->noise_pct, r->pairs),
+		assert_close(stats_mde_pct(r->noise_pct, r->pairs, STATS_PAIRED),
 			     r->mde_pct, "mde", "paired_mde_references");
 	}
 	for (size_t i = 0; i < N_ELEMENTS(paired_needed_references); i++) {
 		const struct paired_needed_reference *r = &paired_needed_references[i];
 
-		assert_int_equal(stats_pairs_needed(r->noise_pct, r->target_pct),
+		assert_int_equal(stats_runs_needed(r->noise_pct, r->target_pct,
+						   STATS_PAIRED),
 				 r->pairs);
 	}
-	assert_true(isinf(stats_paired_mde_pct(1.0, 1)));
-	assert_int_equal(stats_pairs_needed(NAN, 1.0), STATS_RUNS_NEEDED_MAX);
-	assert_int_equal(stats_pairs_needed(1e6, 1e-6), STATS_RUNS_NEEDED_MAX);
+	assert_true(isinf(stats_mde_pct(1.0, 1, STATS_PAIRED)));
+	assert_int_equal(stats_runs_needed(NAN, 1.0, STATS_PAIRED), STATS_RUNS_NEEDED_MAX);
+	assert_int_equal(stats_runs_needed(1e6, 1e-6, STATS_PAIRED), STATS_RUNS_NEEDED_MAX);
 }
 
 /*

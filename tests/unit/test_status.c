@@ -70,7 +70,7 @@ static char *capture(const struct status *st, bool json)
 		assert_int_equal(status_print_json(out, st), 0);
 	else
 		status_print_text(out, st);
-	return capture_text(&c);
+	return json ? capture_json_text(&c) : capture_text(&c);
 }
 
 static void expect_contains(const char *text, const char *part)

@@ -39,8 +39,8 @@
  * A slice is final once a report interval ending at or after its end has
  * been read (the command reports in order), or when the command ended.
  */
-#ifndef VMPCTL_INTERLEAVE_H
-#define VMPCTL_INTERLEAVE_H
+#ifndef VMPCTL_AB_SLICES_H
+#define VMPCTL_AB_SLICES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +48,7 @@
 #include <stdio.h>
 
 #include "ab.h"
+#include "json.h"
 #include "rate.h"
 #include "stats_paired.h"
 #include "stats_signflip.h"
@@ -160,6 +161,19 @@ struct il_pair_counts {
 
 void il_count_pairs(const struct interleave *il, struct il_pair_counts *c);
 
+/* Calls fn for every final pair; stops at the first open one. */
+void il_each_final_pair(const struct interleave *il,
+			void (*fn)(const struct interleave *il, size_t first,
+				   enum il_fate f0, enum il_fate f1, void *arg),
+			void *arg);
+
+/* Per-pair values of each arm, gathered in time order. */
+struct il_pair_arrays {
+	double *a;
+	double *b;
+	size_t n;
+};
+
 /*
  * The kept final pairs' rates into a[] and b[] (room for n / 2 each), in
  * time order; returns how many.
@@ -266,6 +280,18 @@ void il_print_table(FILE *out, const struct il_report *r);
 /* One line; 0 or -errno (json_print_line()). */
 int il_print_json(FILE *out, const struct il_report *r);
 void il_print_csv(FILE *out, const struct il_report *r);
+void il_print_markdown(FILE *out, const struct il_report *r);
+/* In format; 0 or -errno (JSON). */
+int il_print_as(FILE *out, const struct il_report *r, enum ab_format format);
+
+/* The report intervals read and dropped, as counted so far. */
+json_t *il_intervals_json(const struct interleave *il);
+
+/*
+ * Slice k as a JSON object, times relative to zero (the first flip), so
+ * that they read as the run's seconds.
+ */
+json_t *il_slice_json(const struct interleave *il, size_t k, double zero);
 
 /*
  * The arm whose expectations a slice meets in the sanity checks: with

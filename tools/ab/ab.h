@@ -34,7 +34,9 @@
 #define AB_INTERLEAVE_MAX 3600.0
 
 enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM };
-enum ab_format { AB_FORMAT_TABLE, AB_FORMAT_JSON, AB_FORMAT_CSV };
+/* MARKDOWN only for --export-markdown */
+enum ab_format { AB_FORMAT_TABLE, AB_FORMAT_JSON, AB_FORMAT_CSV,
+		 AB_FORMAT_MARKDOWN };
 enum ab_arm { AB_ARM_A, AB_ARM_B };
 
 static inline const char *ab_arm_name(enum ab_arm arm)
@@ -68,6 +70,10 @@ struct ab_options {
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
 	bool ignore_failure;		/* a failed run drops its block, no more */
+	const char *restore_path;	/* --restore: put that knob back, no A/B */
+	const char *export_json;	/* --export-*: the report also there */
+	const char *export_csv;
+	const char *export_markdown;
 	char **cmd;			/* NULL-terminated, from argv */
 };
 
@@ -185,6 +191,9 @@ void ab_print_table(FILE *out, const struct ab_report *r);
 /* One line; 0 or -errno (json_print_line()). */
 int ab_print_json(FILE *out, const struct ab_report *r);
 void ab_print_csv(FILE *out, const struct ab_report *r);
+void ab_print_markdown(FILE *out, const struct ab_report *r);
+/* In format; 0 or -errno (JSON). */
+int ab_print_as(FILE *out, const struct ab_report *r, enum ab_format format);
 
 /*
  * The command; exit codes 0 ran (whatever the verdict), 1 a run failed,
@@ -192,5 +201,8 @@ void ab_print_csv(FILE *out, const struct ab_report *r);
  * stop signal that ended it, after the knob was restored.
  */
 int cmd_ab(int argc, char **argv);
+
+/* vmpctl ab report FILE [--baseline FILE2]: argv[0] is "report". */
+int cmd_ab_report(int argc, char **argv);
 
 #endif

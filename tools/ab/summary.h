@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ab.h"
 #include "json.h"
 #include "output.h"
 #include "stats.h"
@@ -41,6 +42,24 @@ json_t *ab_summary_json(const struct stats_summary *s);
 
 /* {"n", "median_s", "max_s"} of knob-change times, nulls when none. */
 json_t *ab_knob_changes_json(const struct stats_summary *s);
+
+/*
+ * What both reports and the --save header say about the A/B's setup:
+ * knob, a, b, order, seed (random order; else null), warmup, command.
+ */
+void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
+		   unsigned long seed);
+
+/*
+ * --export-markdown: a line naming the knob, the arms and the command,
+ * then a Markdown table with one row per metric.
+ */
+#define AB_MARKDOWN_COLUMNS 7
+extern const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS];
+void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob);
+void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
+		     double diff_pct, double lo_pct, double hi_pct, double p,
+		     const char *verdict);
 
 /* ",value" with every digit that matters, or "," when not finite. */
 void ab_csv_number(FILE *out, double value);

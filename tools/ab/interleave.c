@@ -7,12 +7,13 @@
  * the command once enough pairs are final (or --max-time passed).
  */
 #include "ab.h"
-#include "ab_session.h"
+#include "session.h"
 #include "child.h"
 #include "clock.h"
-#include "interleave.h"
+#include "slices.h"
 #include "output.h"
 #include "rate.h"
+#include "save.h"
 #include "signals.h"
 
 #include <errno.h>
@@ -165,6 +166,7 @@ static void show_pairs(struct il_run *run)
 {
 	const struct interleave *il = &run->s->il;
 
+	ab_save_slices(run->s, false);
 	for (;;) {
 		size_t k = il->warmup + 2 * run->pairs_shown;
 		const struct il_slice *x, *y;
@@ -178,8 +180,6 @@ static void show_pairs(struct il_run *run)
 		if (fx == IL_OPEN || fy == IL_OPEN)
 			return;
 		run->pairs_shown++;
-		ab_save_slice(run->s, k);
-		ab_save_slice(run->s, k + 1);
 		if (run->s->opts.quiet)
 			continue;
 		x = &il->slices[k];
@@ -304,6 +304,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		take_line(&run);
 	s->il.input_done = true;
 	show_pairs(&run);
+	ab_save_slices(s, true);
 	s->il_end = (struct ab_interleave_end){
 		.elapsed_s = monotonic_s() - run.started,
 		.lines_invalid = run.lines_invalid,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab --interleave: the table, JSON and CSV of the paired report. */
 #include "ab.h"
-#include "ab_session.h"
-#include "ab_summary.h"
+#include "session.h"
+#include "slices.h"
+#include "summary.h"
 #include "commands.h"
-#include "interleave.h"
+#include "export.h"
 #include "json.h"
 #include "output.h"
 
@@ -244,8 +245,19 @@ static json_t *json_metric(const struct il_report *r)
 	return o;
 }
 
-/* Times relative to the first flip, so that they read as the run's seconds. */
-static json_t *json_slice(const struct interleave *il, size_t k, double zero)
+json_t *il_intervals_json(const struct interleave *il)
+{
+	json_t *obj = json_object();
+
+	json_put(obj, "read", json_count(il->intervals_read));
+	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	json_put(obj, "settling", json_count(il->intervals_settling));
+	json_put(obj, "before_first", json_count(il->intervals_before_first));
+	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	return obj;
+}
+
+json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
 {
 	const struct il_slice *s = &il->slices[k];
 	json_t *o = json_object();
@@ -260,22 +272,12 @@ static json_t *json_slice(const struct interleave *il, size_t k, double zero)
 	json_put(o, "time_s", json_real_or_null(s->time_s));
 	json_put(o, "count", json_real_or_null(s->count));
 	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
+	json_put(o, "long", json_boolean(s->long_slice));
+	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
+	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
 	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
 	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
 	return o;
-}
-
-void ab_save_slice(struct ab_session *s, size_t index)
-{
-	json_t *line;
-
-	if (!s->save)
-		return;
-	line = json_slice(&s->il, index, s->il.slices[0].flip_started);
-	json_put(line, "type", json_text("slice"));
-	json_put(line, "index", json_count(index));
-	json_print_line(s->save, line);
-	fflush(s->save);
 }
 
 int il_print_json(FILE *out, const struct il_report *r)
@@ -286,19 +288,9 @@ int il_print_json(FILE *out, const struct il_report *r)
 	double zero = il->n ? il->slices[0].flip_started : 0;
 
 	json_put(doc, "mode", json_text("interleave"));
-	json_put(doc, "knob", json_text(r->knob_path));
-	json_put(doc, "a", json_text(o->value_a));
-	json_put(doc, "b", json_text(o->value_b));
+	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "slice_s", json_real_or_null(o->interleave_s));
 	json_put(doc, "max_flip_s", json_real_or_null(il->max_flip_s));
-	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
-	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(r->seed) :
-		 json_null());
-	json_put(doc, "warmup", json_count(o->warmup));
-	list = json_array();
-	for (size_t i = 0; o->cmd[i]; i++)
-		json_append(list, json_text(o->cmd[i]));
-	json_put(doc, "command", list);
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
 	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
@@ -352,12 +344,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "slices_flip_too_long", json_count(r->pairs.slices_flip_too_long));
 	json_put(obj, "slices_no_interval", json_count(r->pairs.slices_no_interval));
 	json_put(doc, "pairs", obj);
-	obj = json_object();
-	json_put(obj, "read", json_count(il->intervals_read));
-	json_put(obj, "straddling", json_count(il->intervals_straddling));
-	json_put(obj, "settling", json_count(il->intervals_settling));
-	json_put(obj, "before_first", json_count(il->intervals_before_first));
-	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	obj = il_intervals_json(il);
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
 	obj = json_object();
@@ -366,7 +353,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "toggles", obj);
 	list = json_array();
 	for (size_t k = 0; k < il->n; k++)
-		json_append(list, json_slice(il, k, zero));
+		json_append(list, il_slice_json(il, k, zero));
 	json_put(doc, "slices", list);
 	obj = json_object();
 	json_put(obj, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
@@ -428,6 +415,41 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	fprintf(out, ",%d\n", r->carry.found);
 }
 
+void il_print_markdown(FILE *out, const struct il_report *r)
+{
+	ab_markdown_head(out, r->opts, r->knob_path);
+	ab_markdown_row(out, r->opts->metric_name, r->cmp.a.mean, r->cmp.b.mean,
+			r->test.mean, r->test.ci_lo, r->test.ci_hi, r->test.p,
+			il_verdict(r));
+	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the sign-flip test\n",
+		r->pairs.kept, r->balance.pairs_ab, r->balance.pairs_ba,
+		r->balance.balanced ? "balanced" : "UNBALANCED",
+		!r->carry.checked ? "not checked" : r->carry.found ? "FOUND" : "not found");
+}
+
+int il_print_as(FILE *out, const struct il_report *r, enum ab_format format)
+{
+	switch (format) {
+	case AB_FORMAT_TABLE:
+		il_print_table(out, r);
+		return 0;
+	case AB_FORMAT_JSON:
+		return il_print_json(out, r);
+	case AB_FORMAT_CSV:
+		il_print_csv(out, r);
+		return 0;
+	case AB_FORMAT_MARKDOWN:
+		il_print_markdown(out, r);
+		return 0;
+	}
+	return 0;
+}
+
+static int print_slices_as(FILE *out, const void *report, enum ab_format format)
+{
+	return il_print_as(out, report, format);
+}
+
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
 {
 	struct il_report r;
@@ -455,21 +477,13 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		il_print_json(s->save, &r);
 		fflush(s->save);
 	}
-	switch (s->opts.format) {
-	case AB_FORMAT_TABLE:
-		il_print_table(stdout, &r);
-		break;
-	case AB_FORMAT_JSON:
-		err = il_print_json(stdout, &r);
-		if (err) {
-			vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
-			return EXIT_CHECK_FAILED;
-		}
-		break;
-	case AB_FORMAT_CSV:
-		il_print_csv(stdout, &r);
-		break;
+	err = il_print_as(stdout, &r, r.opts->format);
+	if (err) {
+		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
 	}
+	if (ab_write_exports(&s->opts, print_slices_as, &r))
+		return EXIT_CHECK_FAILED;
 	if (!r.balance.balanced) {
 		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
 			     r.balance.pairs_ab, r.balance.pairs_ba,

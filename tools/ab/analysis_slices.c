@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ab --interleave's slices, report intervals and pairs (see interleave.h). */
-#include "interleave.h"
+/*
+ * ab --interleave's analysis of the final pairs: the paired comparison
+ * and sign-flip test, the balance of the kept pairs, the carry-over check
+ * and the sanity counts (see slices.h).
+ */
+#include "slices.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,229 +12,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-
-void il_init(struct interleave *il, double max_flip_s, size_t warmup)
-{
-	memset(il, 0, sizeof(*il));
-	il->max_flip_s = max_flip_s;
-	il->warmup = warmup;
-	il->last_t = -INFINITY;
-}
-
-void il_free(struct interleave *il)
-{
-	free(il->slices);
-	il->slices = NULL;
-	il->n = il->allocated = 0;
-}
-
-enum ab_arm il_next_arm(struct interleave *il, struct ab_schedule *schedule)
-{
-	size_t k = il->n;
-
-	if (k < il->warmup)
-		return k % 2 ? AB_ARM_B : AB_ARM_A;
-	if ((k - il->warmup) % 2 == 0)
-		ab_schedule_next(schedule, il->block);
-	return il->block[(k - il->warmup) % 2];
-}
-
-int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
-		   double start, double flip_s, bool toggled)
-{
-	struct il_slice *s;
-
-	if (il->n == il->allocated) {
-		size_t n = il->allocated ? 2 * il->allocated : 64;
-		struct il_slice *grown = realloc(il->slices, n * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		il->slices = grown;
-		il->allocated = n;
-	}
-	if (il->n)
-		il->slices[il->n - 1].end = flip_started;
-	s = &il->slices[il->n];
-	memset(s, 0, sizeof(*s));
-	s->arm = arm;
-	s->warmup = il->n < il->warmup;
-	s->long_slice = !s->warmup && il->long_every &&
-		((il->n - il->warmup) / 2) % il->long_every == il->long_every - 1;
-	s->flip_started = flip_started;
-	s->start = start;
-	s->end = INFINITY;
-	s->flip_s = flip_s;
-	s->toggled = toggled;
-	il->n++;
-	return 0;
-}
-
-/* Into the slice, and into the half of it where the interval's middle is. */
-static void add_to_slice(const struct interleave *il, struct il_slice *s,
-			 const struct rate_interval *iv)
-{
-	s->count += iv->count;
-	s->time_s += iv->interval_s;
-	s->intervals++;
-	if (il->slice_s > 0) {
-		double counted_from = s->start + il->settle_s;
-		double length = s->long_slice ? IL_LONG_FACTOR * il->slice_s : il->slice_s;
-		double middle = (counted_from + s->flip_started + length) / 2;
-		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
-
-		s->half_count[half] += iv->count;
-		s->half_time_s[half] += iv->interval_s;
-	}
-}
-
-enum il_placed il_add_interval(struct interleave *il,
-			       const struct rate_interval *iv)
-{
-	double begin = iv->t - iv->interval_s;
-	size_t k;
-
-	if (!(iv->t > il->last_t)) {
-		il->intervals_out_of_order++;
-		return IL_OUT_OF_ORDER;
-	}
-	il->last_t = iv->t;
-	il->intervals_read++;
-	if (!il->n || begin < il->slices[0].start) {
-		/* before the schedule began, or across the first flip */
-		if (il->n && iv->t > il->slices[0].flip_started) {
-			il->intervals_straddling++;
-			return IL_STRADDLES;
-		}
-		il->intervals_before_first++;
-		return IL_BEFORE_FIRST;
-	}
-	/* the last slice that started before the interval did */
-	for (k = il->n - 1; il->slices[k].start > begin; k--)
-		;
-	if (iv->t > il->slices[k].end) {
-		il->intervals_straddling++;
-		return IL_STRADDLES;
-	}
-	if (begin < il->slices[k].start + il->settle_s) {
-		il->intervals_settling++;
-		return IL_SETTLING;
-	}
-	add_to_slice(il, &il->slices[k], iv);
-	return IL_IN_SLICE;
-}
-
-enum il_fate il_slice_fate(const struct interleave *il, size_t index)
-{
-	const struct il_slice *s = &il->slices[index];
-
-	if (!isfinite(s->end) || (!il->input_done && il->last_t < s->end))
-		return IL_OPEN;
-	if (s->warmup)
-		return IL_WARMUP;
-	if (s->flip_s > il->max_flip_s)
-		return IL_FLIP_TOO_LONG;
-	if (!s->intervals)
-		return IL_NO_INTERVAL;
-	return IL_KEPT;
-}
-
-enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index)
-{
-	enum il_fate own = il_slice_fate(il, index), other;
-	size_t partner;
-
-	if (own != IL_KEPT)
-		return own;
-	partner = il->warmup + ((index - il->warmup) ^ 1);
-	if (partner >= il->n)
-		return IL_OPEN;
-	other = il_slice_fate(il, partner);
-	if (other == IL_OPEN)
-		return IL_OPEN;
-	return other == IL_KEPT ? IL_KEPT : IL_PARTNER_DROPPED;
-}
-
-double il_slice_length(const struct interleave *il, size_t index)
-{
-	return il->slices[index].long_slice ? IL_LONG_FACTOR * il->slice_s :
-		il->slice_s;
-}
-
-double il_slice_rate(const struct il_slice *slice)
-{
-	return slice->time_s > 0 ? slice->count / slice->time_s : NAN;
-}
-
-/* Calls fn for every final pair; stops at the first open one. */
-static void each_final_pair(const struct interleave *il,
-			    void (*fn)(const struct interleave *il, size_t first,
-				       enum il_fate f0, enum il_fate f1, void *arg),
-			    void *arg)
-{
-	for (size_t k = il->warmup; k + 1 < il->n; k += 2) {
-		enum il_fate f0 = il_slice_fate(il, k);
-		enum il_fate f1 = il_slice_fate(il, k + 1);
-
-		if (f0 == IL_OPEN || f1 == IL_OPEN)
-			break;
-		fn(il, k, f0, f1, arg);
-	}
-}
-
-static void count_pair(const struct interleave *il, size_t first,
-		       enum il_fate f0, enum il_fate f1, void *arg)
-{
-	struct il_pair_counts *c = arg;
-
-	(void)il;
-	(void)first;
-	if (f0 == IL_KEPT && f1 == IL_KEPT) {
-		c->kept++;
-		return;
-	}
-	c->dropped++;
-	c->slices_flip_too_long += (f0 == IL_FLIP_TOO_LONG) + (f1 == IL_FLIP_TOO_LONG);
-	c->slices_no_interval += (f0 == IL_NO_INTERVAL) + (f1 == IL_NO_INTERVAL);
-}
-
-void il_count_pairs(const struct interleave *il, struct il_pair_counts *c)
-{
-	memset(c, 0, sizeof(*c));
-	each_final_pair(il, count_pair, c);
-}
-
-struct pair_arrays {
-	double *a;
-	double *b;
-	size_t n;
-};
-
-static void take_pair(const struct interleave *il, size_t first,
-		      enum il_fate f0, enum il_fate f1, void *arg)
-{
-	struct pair_arrays *p = arg;
-
-	if (f0 != IL_KEPT || f1 != IL_KEPT)
-		return;
-	for (size_t k = first; k < first + 2; k++) {
-		double rate = il_slice_rate(&il->slices[k]);
-
-		if (il->slices[k].arm == AB_ARM_A)
-			p->a[p->n] = rate;
-		else
-			p->b[p->n] = rate;
-	}
-	p->n++;
-}
-
-size_t il_kept_pairs(const struct interleave *il, double *a, double *b)
-{
-	struct pair_arrays p = { a, b, 0 };
-
-	each_final_pair(il, take_pair, &p);
-	return p.n;
-}
 
 enum ab_arm il_sanity_arm(const struct ab_options *opts, enum ab_arm arm)
 {
@@ -358,8 +139,8 @@ static double share(size_t part, size_t whole)
 void il_check_balance(const struct interleave *il, struct il_balance *b)
 {
 	memset(b, 0, sizeof(*b));
-	each_final_pair(il, count_balance, b);
-	each_final_pair(il, count_slow_flips, b);
+	il_each_final_pair(il, count_balance, b);
+	il_each_final_pair(il, count_slow_flips, b);
 	b->drop_skew = fabs(share(b->slow_to_a, b->flips_to_a) -
 			    share(b->slow_to_b, b->flips_to_b));
 	b->order_p = fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
@@ -377,7 +158,7 @@ static double half_rate(const struct il_slice *s, int half)
 static void take_halves(const struct interleave *il, size_t first,
 			enum il_fate f0, enum il_fate f1, void *arg)
 {
-	struct pair_arrays *h = arg;
+	struct il_pair_arrays *h = arg;
 	const struct il_slice *a, *b;
 	double d[2];
 
@@ -403,7 +184,7 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 			    unsigned long seed, struct il_carry_over *c)
 {
 	size_t room = il->n / 2 + 1;
-	struct pair_arrays h = { malloc(room * sizeof(double)),
+	struct il_pair_arrays h = { malloc(room * sizeof(double)),
 				 malloc(room * sizeof(double)), 0 };
 	double *change = malloc(room * sizeof(double));
 	int err = 0;
@@ -414,7 +195,7 @@ static int check_carry_over(const struct interleave *il, double mean_a,
 		goto out;
 	}
 	if (il->slice_s > 0)
-		each_final_pair(il, take_halves, &h);
+		il_each_final_pair(il, take_halves, &h);
 	if (h.n < 2)
 		goto out;
 	for (size_t i = 0; i < h.n; i++) {
@@ -481,7 +262,7 @@ static int compare_long_pairs(const struct interleave *il, double mean_a,
 		err = -ENOMEM;
 		goto out;
 	}
-	each_final_pair(il, take_by_length, &l);
+	il_each_final_pair(il, take_by_length, &l);
 	if (l.n[0] < 2 || l.n[1] < 2)
 		goto out;
 	n = 0;
@@ -557,10 +338,11 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 			goto out;
 		r->compared = true;
 		if (opts->target_pct > 0)
-			r->pairs_needed = stats_pairs_needed(r->cmp.noise_pct,
-							     opts->target_pct);
+			r->pairs_needed = stats_runs_needed(r->cmp.noise_pct,
+							    opts->target_pct,
+							    STATS_PAIRED);
 	}
-	each_final_pair(il, add_kept_time, &r->kept_time_s);
+	il_each_final_pair(il, add_kept_time, &r->kept_time_s);
 	count_sanity(il, opts, r);
 	err = summarize_flips(il, r);
 out:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "ab_summary.h"
+#include "summary.h"
 
 #include <math.h>
 
@@ -89,4 +89,49 @@ void ab_csv_number(FILE *out, double value)
 	fputc(',', out);
 	if (isfinite(value))
 		fprintf(out, "%.10g", value);
+}
+
+void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
+		   unsigned long seed)
+{
+	json_t *command = json_array();
+
+	json_put(doc, "knob", json_text(knob));
+	json_put(doc, "a", json_text(o->value_a));
+	json_put(doc, "b", json_text(o->value_b));
+	json_put(doc, "order", json_text(o->order == AB_ORDER_ABBA ? "abba" : "random"));
+	json_put(doc, "seed", o->order == AB_ORDER_RANDOM ? json_count(seed) :
+		 json_null());
+	json_put(doc, "warmup", json_count(o->warmup));
+	for (size_t i = 0; o->cmd[i]; i++)
+		json_append(command, json_text(o->cmd[i]));
+	json_put(doc, "command", command);
+}
+
+const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS] = {
+	"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
+};
+
+void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob)
+{
+	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", knob,
+		o->value_a, o->value_b);
+	for (size_t i = 0; o->cmd[i]; i++)
+		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
+	fputs("`\n\n|", out);
+	for (int i = 0; i < AB_MARKDOWN_COLUMNS; i++)
+		fprintf(out, " %s |", ab_markdown_headers[i]);
+	/* the numbers right-aligned, the words left */
+	fputs("\n|:---|---:|---:|---:|:---|---:|:---|\n", out);
+}
+
+void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
+		     double diff_pct, double lo_pct, double hi_pct, double p,
+		     const char *verdict)
+{
+	char ci[64];
+
+	ab_ci_cell(ci, sizeof(ci), lo_pct, hi_pct);
+	fprintf(out, "| %s | %.6g | %.6g | %+.2f%% | %s | %.3g | %s |\n", metric,
+		mean_a, mean_b, diff_pct, ci, p, verdict);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What vmpctl ab's two modes share (ab_run.c): the session, the one way
+ * What vmpctl ab's two modes share (session.c): the session, the one way
  * to change arms (knob write and read-back, or --switch) and to put the
  * knob back, and the kernel counters of the sanity checks. Whole runs
- * live in ab_run.c, the interleaved mode in ab_interleave.c.
+ * live in run.c, the interleaved mode in interleave.c; command.c drives
+ * them.
  */
 #ifndef VMPCTL_AB_SESSION_H
 #define VMPCTL_AB_SESSION_H
@@ -16,8 +17,8 @@
 
 #include "ab.h"
 #include "child.h"
-#include "interleave.h"
 #include "knobfile.h"
+#include "slices.h"
 
 /* How the interleaved run ended. */
 struct ab_interleave_end {
@@ -43,6 +44,8 @@ struct ab_session {
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	FILE *save;			/* --save; NULL without */
+	size_t slices_saved;
+	char restore_path[PATH_MAX];	/* the restore file; "" none */		/* --save: s->il.slices[0..slices_saved) */
 };
 
 struct ab_counters {
@@ -75,8 +78,25 @@ int ab_set_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run);
 /* Opens and checks the knob, writing nothing. 0 or the exit status. */
 int ab_open_knob(struct ab_session *s);
 
-/* Back as found (or --switch to arm A); 0, or the failure was printed. */
+/*
+ * Writes the knob's value as found to a restore file (restorefile.h)
+ * before anything changes it; a failure is a warning, the A/B goes on.
+ */
+void ab_keep_found_value(struct ab_session *s);
+
+/*
+ * Back as found (or --switch to arm A), and the restore file removed; 0,
+ * or the failure was printed (the restore file is kept and named).
+ */
 int ab_restore_knob(struct ab_session *s);
+
+/*
+ * Whole runs: warmup, then blocks until --runs (and --until-precision)
+ * are done, into s->runs; report gets the time, the stop reason and the
+ * dropped blocks. 0, -EINTR on a stop, else the failure was printed.
+ */
+int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
+	       struct ab_report *report);
 
 /*
  * --interleave: the one long run of the command with the knob flipped
@@ -90,11 +110,5 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule);
  * 0 or EXIT_CHECK_FAILED.
  */
 int ab_interleave_report(struct ab_session *s, unsigned long seed);
-
-/*
- * --save: one JSON line for slice index of s->il, as it became final
- * (times relative to the first flip). Nothing without --save.
- */
-void ab_save_slice(struct ab_session *s, size_t index);
 
 #endif

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl ab: the statistics of whole runs, by design and unpaired. */
+#include "ab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double metric_value(const struct ab_run *run, enum ab_metric_id id)
+{
+	switch (id) {
+	case AB_METRIC_CUSTOM:
+		return run->metric;
+	case AB_METRIC_WALL:
+		return run->wall_s;
+	case AB_METRIC_USER:
+		return run->user_s;
+	case AB_METRIC_SYS:
+		return run->sys_s;
+	}
+	return NAN;
+}
+
+/* The value a report takes from one run; false leaves the run out. */
+typedef bool (*run_value_fn)(const struct ab_run *run, enum ab_metric_id id,
+			     double *value);
+
+static bool every_run_metric(const struct ab_run *run, enum ab_metric_id id,
+			     double *value)
+{
+	*value = metric_value(run, id);
+	return true;
+}
+
+static bool toggled_run_latency(const struct ab_run *run,
+				enum ab_metric_id id, double *value)
+{
+	(void)id;
+	*value = run->knob_write_s;
+	return run->knob_toggled;
+}
+
+/*
+ * Splits value(run, id) of every run into arm A's and arm B's arrays
+ * (n_runs each, caller frees both) and counts them.
+ */
+static int split_by_arm(const struct ab_run *runs, size_t n_runs,
+			run_value_fn value, enum ab_metric_id id,
+			double **a, size_t *n_a, double **b, size_t *n_b)
+{
+	*a = malloc(n_runs * sizeof(**a));
+	*b = malloc(n_runs * sizeof(**b));
+	*n_a = *n_b = 0;
+	if (!*a || !*b) {
+		free(*a);
+		free(*b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n_runs; i++) {
+		double v;
+
+		if (!value(&runs[i], id, &v))
+			continue;
+		if (runs[i].arm == AB_ARM_A)
+			(*a)[(*n_a)++] = v;
+		else
+			(*b)[(*n_b)++] = v;
+	}
+	return 0;
+}
+
+static int compare_metric(const struct ab_run *runs, size_t n_runs,
+			  struct ab_metric_report *m)
+{
+	double *a, *b;
+	size_t n_a, n_b;
+	int err;
+
+	err = split_by_arm(runs, n_runs, every_run_metric, m->id, &a, &n_a, &b,
+			   &n_b);
+	if (err)
+		return err;
+	err = stats_compare(a, n_a, b, n_b, &m->cmp);
+	/* every block put one A and one B run in order: a[i], b[i] are its pair */
+	if (!err && n_a == n_b && n_a >= 2) {
+		err = stats_compare_paired(a, b, n_a, &m->blocks);
+		m->paired = !err;
+	}
+	free(a);
+	free(b);
+	return err;
+}
+
+/* The p of the design's test: paired over the blocks, else Welch's. */
+static double design_p(const struct ab_metric_report *m)
+{
+	return m->paired ? m->blocks.p : m->cmp.welch_p;
+}
+
+/* Latency of the knob writes that changed its value, per direction. */
+static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
+			     struct ab_report *report)
+{
+	double *to_a, *to_b;
+	size_t n_a, n_b;
+	int err;
+
+	err = split_by_arm(runs, n_runs, toggled_run_latency, AB_METRIC_WALL,
+			   &to_a, &n_a, &to_b, &n_b);
+	if (err)
+		return err;
+	/* an empty direction stays n = 0 */
+	stats_summarize(to_a, n_a, &report->toggle_to_a);
+	stats_summarize(to_b, n_b, &report->toggle_to_b);
+	free(to_a);
+	free(to_b);
+	return 0;
+}
+
+/*
+ * Holm's correction over the Welch p-values of the metrics the user
+ * named (--metric, else wall time): the verdicts. The auxiliary times
+ * beside them are judged by their own p and do not weaken the verdict
+ * asked for.
+ */
+static void holm_across_metrics(struct ab_report *report)
+{
+	double p[4], adjusted[4];
+
+	/* one metric can be named: --metric's, else wall time (metrics[0]) */
+	report->n_named = 1;
+	for (size_t i = 0; i < report->n_named; i++)
+		p[i] = design_p(&report->metrics[i]);
+	stats_holm(p, report->n_named, adjusted);
+	for (size_t i = 0; i < report->n_metrics; i++) {
+		struct ab_metric_report *m = &report->metrics[i];
+
+		m->welch_p_holm = i < report->n_named ? adjusted[i] : NAN;
+		m->significant = (i < report->n_named ? adjusted[i] :
+				  design_p(m)) < STATS_ALPHA;
+	}
+}
+
+int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
+		    size_t n_runs, struct ab_report *report)
+{
+	static const struct {
+		enum ab_metric_id id;
+		const char *name;
+	} times[] = {
+		{ AB_METRIC_WALL, "wall(s)" },
+		{ AB_METRIC_USER, "user(s)" },
+		{ AB_METRIC_SYS, "sys(s)" },
+	};
+	bool vmpressure_knob = ab_checks_vmpressure(opts);
+	int err;
+
+	memset(report, 0, sizeof(*report));
+	report->opts = opts;
+	report->runs = runs;
+	report->n_runs = n_runs;
+	if (opts->metric_regex) {
+		report->metrics[0] = (struct ab_metric_report){
+			.id = AB_METRIC_CUSTOM, .name = opts->metric_name,
+			.higher_is_better = opts->higher_is_better,
+		};
+		report->n_metrics = 1;
+	}
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		report->metrics[report->n_metrics++] = (struct ab_metric_report){
+			.id = times[i].id, .name = times[i].name,
+		};
+	for (size_t i = 0; i < report->n_metrics; i++) {
+		struct ab_metric_report *m = &report->metrics[i];
+
+		err = compare_metric(runs, n_runs, m);
+		if (err)
+			return err;
+		if (opts->target_pct > 0)
+			m->runs_needed = stats_runs_needed(m->cmp.noise_pct,
+							   opts->target_pct,
+							   STATS_UNPAIRED);
+	}
+	holm_across_metrics(report);
+	for (size_t i = 0; i < n_runs; i++) {
+		unsigned int w = ab_run_warnings(&runs[i], vmpressure_knob);
+
+		report->runs_without_reclaim += !!(w & AB_WARN_NO_RECLAIM);
+		report->b_runs_not_skipped += !!(w & AB_WARN_B_NOT_SKIPPED);
+		report->a_runs_skipped += !!(w & AB_WARN_A_SKIPPED);
+	}
+	return summarize_toggles(runs, n_runs, report);
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmpctl ab: options, block order, metric capture and sanity (see ab.h). */
+#include "ab.h"
+#include "fileio.h"
+#include "slices.h"
+#include "output.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ab_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
+		"       vmpctl ab report [--baseline FILE2] FILE   (a --save file again)\n"
+		"\n"
+		"Run CMD alternately with the knob at A (stock) and B, then compare.\n"
+		"\n"
+		"  -n, --runs N              runs per arm (default %d); pairs of slices\n"
+		"                            with --interleave\n"
+		"  -w, --warmup K            discarded runs (slices) first, alternating arms\n"
+		"                            (default %d)\n"
+		"  -o, --order ORDER         abba or random blocks (default: abba; random\n"
+		"                            with --interleave)\n"
+		"      --seed N              seed of the random order (default: printed)\n"
+		"  -M, --metric REGEX        number from CMD's stdout: group 1 of the first\n"
+		"                            match, or the match (default: wall time)\n"
+		"  -N, --metric-name NAME    the metric's label (default: metric)\n"
+		"  -H, --higher-is-better    the metric's direction (times: lower is better;\n"
+		"                            rates with --interleave: higher)\n"
+		"      --lower-is-better     the other way\n"
+		"      --target X%%           runs per arm needed to detect X%%\n"
+		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
+		"                            half-width is below X%%\n"
+		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
+		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled): a\n"
+		"                            file, sysfs value or [list], sysctl or cgroup file\n"
+		"  -S, --switch CMD          no knob: enter an arm by running 'CMD VALUE'\n"
+		"                            with /bin/sh (e.g. load/unload a module);\n"
+		"                            ends in arm A\n"
+		"  -a, --a VALUE             arm A's value (default 1: stock)\n"
+		"  -b, --b VALUE             arm B's value (default 0: short-circuited)\n"
+		"      --interleave S        one long run of CMD, the knob flipped every S\n"
+		"                            seconds, slices compared in adjacent pairs; CMD\n"
+		"                            prints rate lines (pft --report-interval)\n"
+		"      --max-flip S          --interleave: drop a pair whose knob write took\n"
+		"                            longer (> 0; default: a quarter of the slice)\n"
+		"      --settle S            --interleave: do not count the first S seconds\n"
+		"                            after every flip, in both arms (default 0)\n"
+		"      --long-every K        --interleave: every K-th pair has slices 4x as\n"
+		"                            long, to find carry-over (default: none)\n"
+		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
+		"                            seconds (default %.0f)\n"
+		"  -j, --json                JSON instead of the table\n"
+		"      --csv                 CSV, one line per metric\n"
+		"  -q, --quiet               no per-run progress on stderr\n"
+		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
+		"      --save FILE           every run (slice) as a JSON line the moment\n"
+		"                            it is final, then the report\n"
+		"      --export-json FILE    the report also as JSON in FILE\n"
+		"      --export-csv FILE     ... as CSV\n"
+		"      --export-markdown FILE  ... as a Markdown table\n"
+		"      --restore FILE        no A/B: put back the knob a restore file\n"
+		"                            names (vmpctl was killed during an A/B)\n"
+		"  -h, --help                this text\n"
+		"\n"
+		"Per run: wall, user and sys time (wait4), /proc/vmstat pgscan and\n"
+		"pgsteal, and vmpressure_ctl's skipped. CMD's stdin is /dev/null; of its\n"
+		"stdout the last %u MiB are searched. The knob is restored as found on\n"
+		"every exit, a stop signal included (see EXIT STATUS in vmpctl(1)); the\n"
+		"value found is kept in $VMPCTL_RUN_DIR (default /run/vmpctl) until then.\n"
+		"\n"
+		"Examples:\n"
+		"  vmpctl ab --metric '\"fault/wsec\":([0-9.]+)' --metric-name fault/wsec \\\n"
+		"      --higher-is-better \\\n"
+		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
+		"  vmpctl ab --interleave 1 -n 100 -T 300 --higher-is-better -- \\\n"
+		"      vmpctl pft -s 64M --memcg-limit 16M --duration 600 --report-interval 0.1\n"
+		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
+		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
+		"      --a madvise --b always -- CMD\n",
+		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
+		AB_START_TIMEOUT_DEFAULT, AB_OUTPUT_MAX >> 20);
+}
+
+/* Parsing state beyond the options themselves. */
+struct ab_parse {
+	struct ab_options *opts;
+	bool order_given;
+	bool direction_given;
+};
+
+/*
+ * How an option's argument is taken: the generic kinds store it in the
+ * field at the entry's offset; AB_ARG_SET runs the entry's own setter.
+ */
+enum ab_arg_kind {
+	AB_ARG_UINT,		/* unsigned int in min..max */
+	AB_ARG_SECONDS,		/* double, >= 0 */
+	AB_ARG_PERCENT,		/* double, > 0 */
+	AB_ARG_TEXT,		/* const char * */
+	AB_ARG_TRUE,		/* bool, no argument */
+	AB_ARG_SET,		/* set() does it all */
+};
+
+struct ab_option {
+	const char *name;
+	int short_name;		/* 0: long only */
+	enum ab_arg_kind kind;
+	size_t offset;		/* of the field in struct ab_options */
+	unsigned int min, max;	/* AB_ARG_UINT */
+	bool has_arg;		/* AB_ARG_SET */
+	/* AB_ARG_SET: does the work; other kinds: checks afterwards, may be NULL */
+	int (*set)(struct ab_parse *p, const char *opt, const char *arg);
+};
+
+/* An arm's value is written as one line. */
+static int check_value(const char *opt, const char *value)
+{
+	if (!value[0] || strchr(value, '\n')) {
+		vmpctl_error("ab: %s: the value must be one non-empty line", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_order(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	if (strcmp(arg, "abba") == 0) {
+		p->opts->order = AB_ORDER_ABBA;
+	} else if (strcmp(arg, "random") == 0) {
+		p->opts->order = AB_ORDER_RANDOM;
+	} else {
+		vmpctl_error("ab: --order: '%s' is not abba or random", arg);
+		return -EINVAL;
+	}
+	p->order_given = true;
+	return 0;
+}
+
+static int set_seed(struct ab_parse *p, const char *opt, const char *arg)
+{
+	uint64_t number;
+
+	if (arg_uint("ab", opt, arg, 0, ULONG_MAX, &number))
+		return -EINVAL;
+	p->opts->seed = (unsigned long)number;
+	p->opts->seed_given = true;
+	return 0;
+}
+
+static int set_direction(struct ab_parse *p, bool higher)
+{
+	if (p->direction_given && p->opts->higher_is_better != higher) {
+		vmpctl_error("ab: --higher-is-better and --lower-is-better: one direction, please");
+		return -EINVAL;
+	}
+	p->opts->higher_is_better = higher;
+	p->direction_given = true;
+	return 0;
+}
+
+static int set_higher(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	return set_direction(p, true);
+}
+
+static int set_lower(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	return set_direction(p, false);
+}
+
+static int set_value_a(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (check_value(opt, arg))
+		return -EINVAL;
+	p->opts->value_a = arg;
+	return 0;
+}
+
+static int set_value_b(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (check_value(opt, arg))
+		return -EINVAL;
+	p->opts->value_b = arg;
+	return 0;
+}
+
+static int set_json(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->opts->format = AB_FORMAT_JSON;
+	return 0;
+}
+
+static int set_csv(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->opts->format = AB_FORMAT_CSV;
+	return 0;
+}
+
+static int check_interleave(struct ab_parse *p, const char *opt, const char *arg)
+{
+	double s = p->opts->interleave_s;
+
+	if (s >= AB_INTERLEAVE_MIN && s <= AB_INTERLEAVE_MAX)
+		return 0;
+	vmpctl_error("ab: %s: '%s' is not between %g and %g seconds", opt, arg,
+		     AB_INTERLEAVE_MIN, AB_INTERLEAVE_MAX);
+	return -EINVAL;
+}
+
+static int check_max_flip(struct ab_parse *p, const char *opt, const char *arg)
+{
+	if (p->opts->max_flip_s > 0)
+		return 0;
+	vmpctl_error("ab: %s: '%s': a flip takes time, so 0 would drop every pair",
+		     opt, arg);
+	return -EINVAL;
+}
+
+static int check_start_timeout(struct ab_parse *p, const char *opt,
+			       const char *arg)
+{
+	if (p->opts->start_timeout_s > 0)
+		return 0;
+	vmpctl_error("ab: %s: '%s' is not a positive number of seconds", opt, arg);
+	return -EINVAL;
+}
+
+#define AB_FIELD(field) offsetof(struct ab_options, field)
+
+static const struct ab_option ab_option_table[] = {
+	{ "runs", 'n', AB_ARG_UINT, AB_FIELD(runs), 2, 100000, false, NULL },
+	{ "warmup", 'w', AB_ARG_UINT, AB_FIELD(warmup), 0, 100000, false, NULL },
+	{ "order", 'o', AB_ARG_SET, 0, 0, 0, true, set_order },
+	{ "seed", 0, AB_ARG_SET, 0, 0, 0, true, set_seed },
+	{ "metric", 'M', AB_ARG_TEXT, AB_FIELD(metric_regex), 0, 0, false, NULL },
+	{ "metric-name", 'N', AB_ARG_TEXT, AB_FIELD(metric_name), 0, 0, false, NULL },
+	{ "higher-is-better", 'H', AB_ARG_SET, 0, 0, 0, false, set_higher },
+	{ "lower-is-better", 0, AB_ARG_SET, 0, 0, 0, false, set_lower },
+	{ "target", 0, AB_ARG_PERCENT, AB_FIELD(target_pct), 0, 0, false, NULL },
+	{ "until-precision", 'p', AB_ARG_PERCENT, AB_FIELD(precision_pct), 0, 0,
+	  false, NULL },
+	{ "max-time", 'T', AB_ARG_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
+	{ "knob", 'k', AB_ARG_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
+	{ "switch", 'S', AB_ARG_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
+	{ "a", 'a', AB_ARG_SET, 0, 0, 0, true, set_value_a },
+	{ "b", 'b', AB_ARG_SET, 0, 0, 0, true, set_value_b },
+	{ "interleave", 0, AB_ARG_SECONDS, AB_FIELD(interleave_s), 0, 0, false,
+	  check_interleave },
+	{ "max-flip", 0, AB_ARG_SECONDS, AB_FIELD(max_flip_s), 0, 0, false,
+	  check_max_flip },
+	{ "settle", 0, AB_ARG_SECONDS, AB_FIELD(settle_s), 0, 0, false, NULL },
+	{ "start-timeout", 0, AB_ARG_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
+	  false, check_start_timeout },
+	{ "long-every", 0, AB_ARG_UINT, AB_FIELD(long_every), 2, 100000, false,
+	  NULL },
+	{ "json", 'j', AB_ARG_SET, 0, 0, 0, false, set_json },
+	{ "csv", 0, AB_ARG_SET, 0, 0, 0, false, set_csv },
+	{ "quiet", 'q', AB_ARG_TRUE, AB_FIELD(quiet), 0, 0, false, NULL },
+	{ "save", 0, AB_ARG_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
+	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
+	  NULL },
+	{ "restore", 0, AB_ARG_TEXT, AB_FIELD(restore_path), 0, 0, false, NULL },
+	{ "export-json", 0, AB_ARG_TEXT, AB_FIELD(export_json), 0, 0, false, NULL },
+	{ "export-csv", 0, AB_ARG_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
+	{ "export-markdown", 0, AB_ARG_TEXT, AB_FIELD(export_markdown), 0, 0, false,
+	  NULL },
+};
+
+#define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))
+/* getopt_long's value for the long-only option at table index i */
+#define AB_LONG_ONLY_BASE 256
+
+static bool takes_argument(const struct ab_option *o)
+{
+	return o->kind == AB_ARG_SET ? o->has_arg : o->kind != AB_ARG_TRUE;
+}
+
+/* getopt_long's tables from ab_option_table, with --help last. */
+static void build_getopt(struct option *longopts, char *shortopts)
+{
+	char *s = shortopts;
+	size_t i;
+
+	*s++ = '+';	/* CMD's own options are not ours, even without "--" */
+	*s++ = ':';	/* quiet getopt: arg_bad_option() says what was wrong */
+	for (i = 0; i < AB_N_OPTIONS; i++) {
+		const struct ab_option *o = &ab_option_table[i];
+
+		longopts[i] = (struct option){
+			.name = o->name,
+			.has_arg = takes_argument(o) ? required_argument : no_argument,
+			.val = o->short_name ? o->short_name :
+				AB_LONG_ONLY_BASE + (int)i,
+		};
+		if (o->short_name) {
+			*s++ = (char)o->short_name;
+			if (takes_argument(o))
+				*s++ = ':';
+		}
+	}
+	longopts[i++] = (struct option){ .name = "help", .val = 'h' };
+	longopts[i] = (struct option){ 0 };
+	*s++ = 'h';
+	*s = '\0';
+}
+
+static const struct ab_option *find_option(int c)
+{
+	if (c >= AB_LONG_ONLY_BASE && c < AB_LONG_ONLY_BASE + (int)AB_N_OPTIONS)
+		return &ab_option_table[c - AB_LONG_ONLY_BASE];
+	for (size_t i = 0; i < AB_N_OPTIONS; i++)
+		if (ab_option_table[i].short_name && ab_option_table[i].short_name == c)
+			return &ab_option_table[i];
+	return NULL;
+}
+
+/* Takes one option's argument into p->opts; 0 or -EINVAL (printed). */
+static int take_option(struct ab_parse *p, const struct ab_option *o,
+		       const char *arg)
+{
+	char *field = (char *)p->opts + o->offset;
+	char opt[32];
+	uint64_t number;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->kind) {
+	case AB_ARG_UINT:
+		if (arg_uint("ab", opt, arg, o->min, o->max, &number))
+			return -EINVAL;
+		*(unsigned int *)field = (unsigned int)number;
+		break;
+	case AB_ARG_SECONDS:
+		if (arg_seconds("ab", opt, arg, (double *)field))
+			return -EINVAL;
+		break;
+	case AB_ARG_PERCENT:
+		if (arg_percent("ab", opt, arg, (double *)field))
+			return -EINVAL;
+		break;
+	case AB_ARG_TEXT:
+		*(const char **)field = arg;
+		break;
+	case AB_ARG_TRUE:
+		*(bool *)field = true;
+		break;
+	case AB_ARG_SET:
+		break;
+	}
+	return o->set ? o->set(p, opt, arg) : 0;
+}
+
+enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
+{
+	struct option longopts[AB_N_OPTIONS + 2];
+	char shortopts[3 + 2 * AB_N_OPTIONS + 2];
+	struct ab_parse p = { .opts = opts };
+	int c, err;
+
+	build_getopt(longopts, shortopts);
+	memset(opts, 0, sizeof(*opts));
+	opts->runs = AB_RUNS_DEFAULT;
+	opts->warmup = AB_WARMUP_DEFAULT;
+	opts->value_a = "1";
+	opts->value_b = "0";
+	opts->max_time_s = -1;
+	opts->max_flip_s = -1;
+	opts->settle_s = -1;
+	opts->start_timeout_s = -1;
+	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct ab_option *o = find_option(c);
+
+		if (c == 'h') {
+			ab_usage(stdout);
+			return PARSE_HELP;
+		}
+		if (!o)
+			return arg_bad_option("ab", c, argv);
+		if (take_option(&p, o, optarg))
+			return PARSE_USAGE;
+	}
+	if (opts->restore_path) {
+		if (optind < argc || argc > 3) {
+			vmpctl_error("ab: --restore FILE puts a knob back and runs nothing: no other options or command");
+			return PARSE_USAGE;
+		}
+		return PARSE_RUN;
+	}
+	if (optind >= argc) {
+		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
+		return PARSE_USAGE;
+	}
+	if (!opts->metric_name)
+		opts->metric_name = opts->interleave_s > 0 ? "rate" : "metric";
+	if (strpbrk(opts->metric_name, ",\"\\\n") || !opts->metric_name[0]) {
+		vmpctl_error("ab: --metric-name: '%s' is empty or has a comma, quote, backslash or newline",
+			     opts->metric_name);
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->ignore_failure) {
+		vmpctl_error("ab: --ignore-failure is for whole runs: --interleave has one run");
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->metric_regex) {
+		vmpctl_error("ab: --interleave compares the rate of CMD's rate lines: --metric does not apply");
+		return PARSE_USAGE;
+	}
+	if (!(opts->interleave_s > 0) && (opts->max_flip_s >= 0 ||
+	    opts->settle_s >= 0 || opts->start_timeout_s >= 0 || opts->long_every)) {
+		vmpctl_error("ab: --max-flip, --settle, --start-timeout and --long-every are for --interleave");
+		return PARSE_USAGE;
+	}
+	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */
+	if (opts->interleave_s > 0 && p.order_given && opts->order == AB_ORDER_ABBA) {
+		vmpctl_error("ab: --order abba with --interleave: its fixed period of four slices turns a periodic load into a difference; the pairs' order must be random");
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0 && opts->settle_s >= opts->interleave_s) {
+		vmpctl_error("ab: --settle %g: not shorter than the slice (--interleave %g), nothing would be counted",
+			     opts->settle_s, opts->interleave_s);
+		return PARSE_USAGE;
+	}
+	if (opts->higher_is_better && !opts->metric_regex &&
+	    !(opts->interleave_s > 0)) {
+		vmpctl_error("ab: --higher-is-better needs --metric (times are lower-is-better)");
+		return PARSE_USAGE;
+	}
+	if (opts->knob && opts->switch_cmd) {
+		vmpctl_error("ab: --knob and --switch: one way to change arms, please");
+		return PARSE_USAGE;
+	}
+	/* interleaved, A = B is the null calibration: slices, flips, no effect */
+	if (strcmp(opts->value_a, opts->value_b) == 0 && !(opts->interleave_s > 0)) {
+		vmpctl_error("ab: --a and --b are both '%s': nothing to compare (an A/A run needs --interleave)",
+			     opts->value_a);
+		return PARSE_USAGE;
+	}
+	if (opts->interleave_s > 0) {
+		if (!p.order_given)
+			opts->order = AB_ORDER_RANDOM;
+		if (opts->max_flip_s < 0)
+			opts->max_flip_s = IL_MAX_FLIP_FRACTION * opts->interleave_s;
+		if (opts->settle_s < 0)
+			opts->settle_s = 0;
+		if (opts->start_timeout_s < 0)
+			opts->start_timeout_s = AB_START_TIMEOUT_DEFAULT;
+		/* a rate: more work done per second is better */
+		if (!p.direction_given)
+			opts->higher_is_better = true;
+	}
+	if (opts->max_time_s < 0)
+		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;
+	opts->cmd = argv + optind;
+	if (opts->metric_regex) {
+		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
+		if (err) {
+			char why[128];
+
+			regerror(err, &opts->metric, why, sizeof(why));
+			vmpctl_error("ab: --metric: '%s': %s", opts->metric_regex, why);
+			opts->metric_regex = NULL;
+			return PARSE_USAGE;
+		}
+	}
+	return PARSE_RUN;
+}
+
+bool ab_checks_vmpressure(const struct ab_options *opts)
+{
+	return !opts->knob && !opts->switch_cmd;
+}
+
+void ab_options_free(struct ab_options *opts)
+{
+	if (opts->metric_regex)
+		regfree(&opts->metric);
+	opts->metric_regex = NULL;
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmpctl ab report FILE [--baseline FILE2]: the report of a --save file,
+ * whole runs or interleaved, computed again from its runs or slices (a
+ * file cut short by a crash included); with a baseline, each arm's
+ * primary metric then against the baseline's, and the effect of B in
+ * both.
+ */
+#include "ab.h"
+#include "load.h"
+#include "summary.h"
+#include "args.h"
+#include "commands.h"
+#include "json.h"
+#include "output.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report_usage(FILE *out)
+{
+	fputs("Usage: vmpctl ab report [options] FILE\n"
+	      "\n"
+	      "The report of a file vmpctl ab --save wrote, computed again from its\n"
+	      "runs or slices (also of a file cut short by a crash).\n"
+	      "\n"
+	      "  -B, --baseline FILE2  also compare each arm with FILE2's, and the\n"
+	      "                        effect of B in both\n"
+	      "  -j, --json            JSON lines instead of the table\n"
+	      "      --csv             CSV, as vmpctl ab --csv\n"
+	      "  -h, --help            this text\n", out);
+}
+
+/* Each arm's primary metric and the effect of B, as the report has them. */
+struct saved_figures {
+	double *arm[2];		/* values of A and B */
+	size_t n[2];
+	double effect_pct;	/* B vs A by the design's analysis */
+	double effect_lo_pct;
+	double effect_hi_pct;
+};
+
+static void free_figures(struct saved_figures *f)
+{
+	free(f->arm[0]);
+	free(f->arm[1]);
+}
+
+/* The run's value of the report's primary metric. */
+static double primary_value(const struct ab_options *o, const struct ab_run *run)
+{
+	return o->metric_regex ? run->metric : run->wall_s;
+}
+
+static int runs_figures(const struct ab_saved *saved, const struct ab_report *r,
+			struct saved_figures *f)
+{
+	const struct ab_metric_report *m = &r->metrics[0];
+
+	for (int i = 0; i < 2; i++) {
+		f->arm[i] = malloc((saved->n_runs + 1) * sizeof(double));
+		if (!f->arm[i])
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < saved->n_runs; i++) {
+		enum ab_arm arm = saved->runs[i].arm;
+
+		f->arm[arm][f->n[arm]++] = primary_value(&saved->opts, &saved->runs[i]);
+	}
+	f->effect_pct = m->paired ? m->blocks.diff_pct : m->cmp.diff_pct;
+	f->effect_lo_pct = m->paired ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct;
+	f->effect_hi_pct = m->paired ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct;
+	return 0;
+}
+
+static int slices_figures(const struct ab_saved *saved, const struct il_report *r,
+			  struct saved_figures *f)
+{
+	size_t room = saved->il.n / 2 + 1;
+
+	for (int i = 0; i < 2; i++) {
+		f->arm[i] = malloc(room * sizeof(double));
+		if (!f->arm[i])
+			return -ENOMEM;
+	}
+	f->n[0] = f->n[1] = il_kept_pairs(&saved->il, f->arm[0], f->arm[1]);
+	f->effect_pct = r->cmp.diff_pct;
+	f->effect_lo_pct = r->cmp.diff_ci_lo_pct;
+	f->effect_hi_pct = r->cmp.diff_ci_hi_pct;
+	return 0;
+}
+
+/*
+ * Prints saved's own report (print: with out non-NULL) and takes its
+ * figures. 0 or the exit status, the reason printed.
+ */
+static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
+{
+	int err;
+
+	if (saved->interleaved) {
+		struct il_report r;
+
+		err = il_build_report(&saved->il, &saved->opts, &r);
+		if (!err && !r.compared)
+			err = -ERANGE;
+		if (!err) {
+			r.knob_path = saved->knob_label;
+			r.seed = saved->opts.seed;
+			r.elapsed_s = saved->elapsed_s;
+			err = out ? il_print_as(out, &r, r.opts->format) : 0;
+			if (!err)
+				err = slices_figures(saved, &r, f);
+		}
+	} else {
+		struct ab_report r;
+
+		err = ab_build_report(&saved->opts, saved->runs, saved->n_runs, &r);
+		if (err)
+			err = -ERANGE;
+		if (!err) {
+			r.knob_path = saved->knob_label;
+			r.seed = saved->opts.seed;
+			err = out ? ab_print_as(out, &r, r.opts->format) : 0;
+			if (!err)
+				err = runs_figures(saved, &r, f);
+		}
+	}
+	if (err == -ERANGE) {
+		vmpctl_error("ab report: %s: fewer than 2 %s per arm: nothing to compare",
+			     saved->path, saved->interleaved ? "kept pairs" : "runs");
+		return EXIT_CHECK_FAILED;
+	}
+	if (err) {
+		vmpctl_error("ab report: %s: %s", saved->path, strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+/* "now better", "now worse" or "~" for an arm against its baseline. */
+static const char *arm_verdict(const struct stats_comparison *c, bool higher_is_better)
+{
+	if (!c->significant)
+		return "~";
+	return (c->diff_pct > 0) == higher_is_better ? "now better" : "now worse";
+}
+
+static void print_baseline_table(FILE *out, const struct ab_saved *now,
+				 const char *baseline_path,
+				 const struct stats_comparison cmp[2],
+				 const struct saved_figures *base,
+				 const struct saved_figures *cur)
+{
+	static const char *const headers[] = {
+		"arm", "baseline mean", "n", "now mean", "n", "change",
+		"95% CI", "p", "verdict", NULL
+	};
+	struct table t;
+	char ci[2][48], base_ci[48], cur_ci[48];
+
+	fprintf(out, "\nvs baseline %s (%s, %s is better):\n", baseline_path,
+		now->opts.metric_regex || now->interleaved ? now->opts.metric_name : "wall(s)",
+		now->opts.higher_is_better ? "higher" : "lower");
+	if (table_init(&t, headers, 0xfeU))
+		return;
+	for (int i = 0; i < 2; i++) {
+		char cells[7][48];
+		const char *row[10];
+
+		snprintf(cells[0], sizeof(cells[0]), "%.6g", cmp[i].a.mean);
+		snprintf(cells[1], sizeof(cells[1]), "%zu", cmp[i].a.n);
+		snprintf(cells[2], sizeof(cells[2]), "%.6g", cmp[i].b.mean);
+		snprintf(cells[3], sizeof(cells[3]), "%zu", cmp[i].b.n);
+		snprintf(cells[4], sizeof(cells[4]), "%+.2f%%", cmp[i].diff_pct);
+		ab_ci_cell(ci[i], sizeof(ci[i]), cmp[i].diff_ci_lo_pct,
+			   cmp[i].diff_ci_hi_pct);
+		ab_cell(cells[5], sizeof(cells[5]), "%.3g", cmp[i].welch_p);
+		row[0] = ab_arm_name(i);
+		row[1] = cells[0];
+		row[2] = cells[1];
+		row[3] = cells[2];
+		row[4] = cells[3];
+		row[5] = cells[4];
+		row[6] = ci[i];
+		row[7] = cells[5];
+		row[8] = arm_verdict(&cmp[i], now->opts.higher_is_better);
+		row[9] = NULL;
+		table_add_row(&t, row);
+	}
+	table_print(&t, out);
+	table_free(&t);
+	ab_ci_cell(base_ci, sizeof(base_ci), base->effect_lo_pct, base->effect_hi_pct);
+	ab_ci_cell(cur_ci, sizeof(cur_ci), cur->effect_lo_pct, cur->effect_hi_pct);
+	fprintf(out, "effect of B vs A: baseline %+.2f%% %s, now %+.2f%% %s\n",
+		base->effect_pct, base_ci, cur->effect_pct, cur_ci);
+}
+
+static int print_baseline_json(FILE *out, const struct ab_saved *now,
+			       const char *baseline_path,
+			       const struct stats_comparison cmp[2],
+			       const struct saved_figures *base,
+			       const struct saved_figures *cur)
+{
+	json_t *doc = json_object(), *arms = json_array(), *effect = json_object();
+
+	json_put(doc, "type", json_text("baseline"));
+	json_put(doc, "baseline", json_text(baseline_path));
+	json_put(doc, "metric", json_text(now->opts.metric_regex || now->interleaved ?
+					  now->opts.metric_name : "wall(s)"));
+	json_put(doc, "higher_is_better", json_boolean(now->opts.higher_is_better));
+	for (int i = 0; i < 2; i++) {
+		json_t *arm = json_object();
+
+		json_put(arm, "arm", json_text(ab_arm_name(i)));
+		json_put(arm, "baseline", ab_summary_json(&cmp[i].a));
+		json_put(arm, "now", ab_summary_json(&cmp[i].b));
+		json_put(arm, "diff_pct", json_real_or_null(cmp[i].diff_pct));
+		json_put(arm, "diff_ci_pct", json_pair(cmp[i].diff_ci_lo_pct,
+						       cmp[i].diff_ci_hi_pct));
+		json_put(arm, "welch_p", json_real_or_null(cmp[i].welch_p));
+		json_put(arm, "verdict", json_text(arm_verdict(&cmp[i],
+							       now->opts.higher_is_better)));
+		json_append(arms, arm);
+	}
+	json_put(doc, "arms", arms);
+	json_put(effect, "baseline_pct", json_real_or_null(base->effect_pct));
+	json_put(effect, "baseline_ci_pct", json_pair(base->effect_lo_pct,
+						      base->effect_hi_pct));
+	json_put(effect, "now_pct", json_real_or_null(cur->effect_pct));
+	json_put(effect, "now_ci_pct", json_pair(cur->effect_lo_pct, cur->effect_hi_pct));
+	json_put(doc, "effect", effect);
+	return json_print_line(out, doc);
+}
+
+/* Each arm of now against the baseline's; 0 or the exit status. */
+static int compare_baseline(const struct ab_saved *now, const struct ab_saved *base,
+			    const struct saved_figures *cur,
+			    const struct saved_figures *old, enum ab_format format)
+{
+	struct stats_comparison cmp[2];
+
+	if (now->interleaved != base->interleaved ||
+	    strcmp(now->opts.metric_name, base->opts.metric_name) ||
+	    !now->opts.metric_regex != !base->opts.metric_regex) {
+		vmpctl_error("ab report: --baseline %s: not the same kind of A/B (%s, metric %s) as %s (%s, metric %s)",
+			     base->path, base->interleaved ? "interleaved" : "whole runs",
+			     base->opts.metric_name, now->path,
+			     now->interleaved ? "interleaved" : "whole runs",
+			     now->opts.metric_name);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (stats_compare(old->arm[i], old->n[i], cur->arm[i], cur->n[i],
+				  &cmp[i])) {
+			vmpctl_error("ab report: arm %s: fewer than 2 values in a file",
+				     ab_arm_name(i));
+			return EXIT_CHECK_FAILED;
+		}
+	}
+	if (format == AB_FORMAT_TABLE) {
+		print_baseline_table(stdout, now, base->path, cmp, old, cur);
+		return 0;
+	}
+	if (print_baseline_json(stdout, now, base->path, cmp, old, cur)) {
+		vmpctl_error("ab report: writing the JSON comparison: %s",
+			     strerror(EIO));
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+int cmd_ab_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct saved_figures cur = { 0 }, old = { 0 };
+	struct ab_saved now, base;
+	enum ab_format format = AB_FORMAT_TABLE;
+	const char *baseline = NULL;
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":B:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			baseline = optarg;
+			break;
+		case 'j':
+			format = AB_FORMAT_JSON;
+			break;
+		case 'c':
+			format = AB_FORMAT_CSV;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return 0;
+		default:
+			return parse_exit_status(arg_bad_option("ab report", c, argv));
+		}
+	}
+	if (optind + 1 != argc) {
+		vmpctl_error("ab report: one FILE, please (vmpctl ab report [--baseline FILE2] FILE)");
+		return EXIT_USAGE;
+	}
+	if (baseline && format == AB_FORMAT_CSV) {
+		vmpctl_error("ab report: --baseline prints a table or JSON, not CSV");
+		return EXIT_USAGE;
+	}
+	rc = ab_saved_load(argv[optind], &now);
+	if (rc)
+		return rc;
+	now.opts.format = format;
+	rc = analyse(&now, stdout, &cur);
+	if (!rc && baseline) {
+		rc = ab_saved_load(baseline, &base);
+		if (!rc) {
+			rc = analyse(&base, NULL, &old);
+			if (!rc)
+				rc = compare_baseline(&now, &base, &cur, &old, format);
+			ab_saved_free(&base);
+		}
+	}
+	free_figures(&cur);
+	free_figures(&old);
+	ab_saved_free(&now);
+	return rc;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ab --interleave's slices, report intervals and pairs (see slices.h). */
+#include "slices.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void il_init(struct interleave *il, double max_flip_s, size_t warmup)
+{
+	memset(il, 0, sizeof(*il));
+	il->max_flip_s = max_flip_s;
+	il->warmup = warmup;
+	il->last_t = -INFINITY;
+}
+
+void il_free(struct interleave *il)
+{
+	free(il->slices);
+	il->slices = NULL;
+	il->n = il->allocated = 0;
+}
+
+enum ab_arm il_next_arm(struct interleave *il, struct ab_schedule *schedule)
+{
+	size_t k = il->n;
+
+	if (k < il->warmup)
+		return k % 2 ? AB_ARM_B : AB_ARM_A;
+	if ((k - il->warmup) % 2 == 0)
+		ab_schedule_next(schedule, il->block);
+	return il->block[(k - il->warmup) % 2];
+}
+
+int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
+		   double start, double flip_s, bool toggled)
+{
+	struct il_slice *s;
+
+	if (il->n == il->allocated) {
+		size_t n = il->allocated ? 2 * il->allocated : 64;
+		struct il_slice *grown = realloc(il->slices, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		il->slices = grown;
+		il->allocated = n;
+	}
+	if (il->n)
+		il->slices[il->n - 1].end = flip_started;
+	s = &il->slices[il->n];
+	memset(s, 0, sizeof(*s));
+	s->arm = arm;
+	s->warmup = il->n < il->warmup;
+	s->long_slice = !s->warmup && il->long_every &&
+		((il->n - il->warmup) / 2) % il->long_every == il->long_every - 1;
+	s->flip_started = flip_started;
+	s->start = start;
+	s->end = INFINITY;
+	s->flip_s = flip_s;
+	s->toggled = toggled;
+	il->n++;
+	return 0;
+}
+
+/* Into the slice, and into the half of it where the interval's middle is. */
+static void add_to_slice(const struct interleave *il, struct il_slice *s,
+			 const struct rate_interval *iv)
+{
+	s->count += iv->count;
+	s->time_s += iv->interval_s;
+	s->intervals++;
+	if (il->slice_s > 0) {
+		double counted_from = s->start + il->settle_s;
+		double length = s->long_slice ? IL_LONG_FACTOR * il->slice_s : il->slice_s;
+		double middle = (counted_from + s->flip_started + length) / 2;
+		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
+
+		s->half_count[half] += iv->count;
+		s->half_time_s[half] += iv->interval_s;
+	}
+}
+
+enum il_placed il_add_interval(struct interleave *il,
+			       const struct rate_interval *iv)
+{
+	double begin = iv->t - iv->interval_s;
+	size_t k;
+
+	if (!(iv->t > il->last_t)) {
+		il->intervals_out_of_order++;
+		return IL_OUT_OF_ORDER;
+	}
+	il->last_t = iv->t;
+	il->intervals_read++;
+	if (!il->n || begin < il->slices[0].start) {
+		/* before the schedule began, or across the first flip */
+		if (il->n && iv->t > il->slices[0].flip_started) {
+			il->intervals_straddling++;
+			return IL_STRADDLES;
+		}
+		il->intervals_before_first++;
+		return IL_BEFORE_FIRST;
+	}
+	/* the last slice that started before the interval did */
+	for (k = il->n - 1; il->slices[k].start > begin; k--)
+		;
+	if (iv->t > il->slices[k].end) {
+		il->intervals_straddling++;
+		return IL_STRADDLES;
+	}
+	if (begin < il->slices[k].start + il->settle_s) {
+		il->intervals_settling++;
+		return IL_SETTLING;
+	}
+	add_to_slice(il, &il->slices[k], iv);
+	return IL_IN_SLICE;
+}
+
+enum il_fate il_slice_fate(const struct interleave *il, size_t index)
+{
+	const struct il_slice *s = &il->slices[index];
+
+	if (!isfinite(s->end) || (!il->input_done && il->last_t < s->end))
+		return IL_OPEN;
+	if (s->warmup)
+		return IL_WARMUP;
+	if (s->flip_s > il->max_flip_s)
+		return IL_FLIP_TOO_LONG;
+	if (!s->intervals)
+		return IL_NO_INTERVAL;
+	return IL_KEPT;
+}
+
+enum il_fate il_slice_fate_paired(const struct interleave *il, size_t index)
+{
+	enum il_fate own = il_slice_fate(il, index), other;
+	size_t partner;
+
+	if (own != IL_KEPT)
+		return own;
+	partner = il->warmup + ((index - il->warmup) ^ 1);
+	if (partner >= il->n)
+		return IL_OPEN;
+	other = il_slice_fate(il, partner);
+	if (other == IL_OPEN)
+		return IL_OPEN;
+	return other == IL_KEPT ? IL_KEPT : IL_PARTNER_DROPPED;
+}
+
+double il_slice_length(const struct interleave *il, size_t index)
+{
+	return il->slices[index].long_slice ? IL_LONG_FACTOR * il->slice_s :
+		il->slice_s;
+}
+
+double il_slice_rate(const struct il_slice *slice)
+{
+	return slice->time_s > 0 ? slice->count / slice->time_s : NAN;
+}
+
+void il_each_final_pair(const struct interleave *il,
+			void (*fn)(const struct interleave *il, size_t first,
+				   enum il_fate f0, enum il_fate f1, void *arg),
+			void *arg)
+{
+	for (size_t k = il->warmup; k + 1 < il->n; k += 2) {
+		enum il_fate f0 = il_slice_fate(il, k);
+		enum il_fate f1 = il_slice_fate(il, k + 1);
+
+		if (f0 == IL_OPEN || f1 == IL_OPEN)
+			break;
+		fn(il, k, f0, f1, arg);
+	}
+}
+
+static void count_pair(const struct interleave *il, size_t first,
+		       enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_pair_counts *c = arg;
+
+	(void)il;
+	(void)first;
+	if (f0 == IL_KEPT && f1 == IL_KEPT) {
+		c->kept++;
+		return;
+	}
+	c->dropped++;
+	c->slices_flip_too_long += (f0 == IL_FLIP_TOO_LONG) + (f1 == IL_FLIP_TOO_LONG);
+	c->slices_no_interval += (f0 == IL_NO_INTERVAL) + (f1 == IL_NO_INTERVAL);
+}
+
+void il_count_pairs(const struct interleave *il, struct il_pair_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	il_each_final_pair(il, count_pair, c);
+}
+
+static void take_pair(const struct interleave *il, size_t first,
+		      enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct il_pair_arrays *p = arg;
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT)
+		return;
+	for (size_t k = first; k < first + 2; k++) {
+		double rate = il_slice_rate(&il->slices[k]);
+
+		if (il->slices[k].arm == AB_ARM_A)
+			p->a[p->n] = rate;
+		else
+			p->b[p->n] = rate;
+	}
+	p->n++;
+}
+
+size_t il_kept_pairs(const struct interleave *il, double *a, double *b)
+{
+	struct il_pair_arrays p = { a, b, 0 };
+
+	il_each_final_pair(il, take_pair, &p);
+	return p.n;
+}
