@@ -18,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "args.h"
+#include "sources.h"
 #include "stats.h"
 #include "stats_paired.h"
 
@@ -68,6 +69,7 @@ struct ab_options {
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
 	bool ignore_failure;		/* a failed run drops its block, no more */
+	struct ab_source_options source;	/* --interleave: where progress comes from */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 

@@ -92,7 +92,7 @@ static int check_value(const char *opt, const char *value)
 
 enum { OPT_SEED = 256, OPT_TARGET, OPT_CSV, OPT_INTERLEAVE, OPT_MAX_FLIP,
        OPT_SETTLE, OPT_START_TIMEOUT, OPT_LOWER, OPT_SAVE,
-       OPT_IGNORE_FAILURE, OPT_LONG_EVERY };
+       OPT_IGNORE_FAILURE, OPT_LONG_EVERY, OPT_SOURCE };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
@@ -122,12 +122,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+		AB_SOURCE_OPTIONS(OPT_SOURCE),
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool order_given = false, direction_given = false;
 	uint64_t number;
-	int c, err;
+	int c, err, index;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->runs = AB_RUNS_DEFAULT;
@@ -142,7 +143,7 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
 	/* "+": CMD's own options are not ours, even without "--" */
 	while ((c = getopt_long(argc, argv, "+:n:w:o:M:N:Hp:T:k:S:a:b:jqh",
-				longopts, NULL)) != -1) {
+				longopts, &index)) != -1) {
 		switch (c) {
 		case 'n':
 			if (arg_uint("ab", "--runs", optarg, 2, 100000, &number))
@@ -270,16 +271,17 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		case OPT_IGNORE_FAILURE:
 			opts->ignore_failure = true;
 			break;
+		case OPT_SOURCE:
+			if (ab_source_option(longopts[index].name, optarg,
+					     &opts->source))
+				return PARSE_USAGE;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			return PARSE_HELP;
 		default:
 			return arg_bad_option("ab", c, argv);
 		}
-	}
-	if (optind >= argc) {
-		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
-		return PARSE_USAGE;
 	}
 	if (!opts->metric_name)
 		opts->metric_name = opts->interleave_s > 0 ? "rate" : "metric";
@@ -341,7 +343,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;
-	opts->cmd = argv + optind;
+	if (ab_source_finish_options(&opts->source, opts->interleave_s,
+				     opts->max_time_s, optind < argc))
+		return PARSE_USAGE;
+	opts->cmd = optind < argc ? argv + optind : opts->source.attach_argv;
 	if (opts->metric_regex) {
 		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
 		if (err) {
@@ -363,6 +368,7 @@ bool ab_checks_vmpressure(const struct ab_options *opts)
 
 void ab_options_free(struct ab_options *opts)
 {
+	ab_source_options_free(&opts->source);
 	if (opts->metric_regex)
 		regfree(&opts->metric);
 	opts->metric_regex = NULL;

@@ -4,6 +4,7 @@
  * one lookup that reads the flat keyed files of cgroups and procfs,
  * io.stat's per-device pairs and /proc/net/dev's columns alike.
  */
+#include "clock.h"
 #include "fileio.h"
 #include "output.h"
 #include "sources.h"
@@ -206,4 +207,30 @@ int ab_counter_read(const struct ab_counter *counter, double *value)
 		err = ab_counter_value(counter, text, value);
 	free(text);
 	return err;
+}
+
+int ab_counter_sample(const struct ab_counter *counter,
+		      struct ab_counter_sampler *sampler, bool since_last,
+		      struct rate_interval *iv)
+{
+	double value, now;
+	int err = ab_counter_read(counter, &value), ret = 0;
+
+	now = monotonic_s();
+	if (err) {
+		vmpctl_error("ab: --counter: reading %s: %s", counter->file,
+			     strerror(-err));
+		return err;
+	}
+	if (since_last && sampler->have_last && now > sampler->last_t &&
+	    value >= sampler->last_value) {
+		iv->t = now;
+		iv->interval_s = now - sampler->last_t;
+		iv->count = value - sampler->last_value;
+		ret = 1;
+	}
+	sampler->have_last = true;
+	sampler->last_t = now;
+	sampler->last_value = value;
+	return ret;
 }

@@ -27,6 +27,7 @@
 #ifndef VMPCTL_AB_SOURCES_H
 #define VMPCTL_AB_SOURCES_H
 
+#include <getopt.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -141,5 +142,70 @@ int ab_counter_value(const struct ab_counter *counter, const char *text,
 
 /* Reads FILE and finds the value: 0 or -errno. */
 int ab_counter_read(const struct ab_counter *counter, double *value);
+
+/* The counter's last reading, between slice boundaries. */
+struct ab_counter_sampler {
+	bool have_last;
+	double last_t;
+	double last_value;
+};
+
+/*
+ * Reads the counter now: 1 with the interval since the last reading in
+ * *iv, 0 when there is none (the first reading, a reading right after a
+ * flip with since_last false, or a counter that went back), else -errno
+ * (printed).
+ */
+int ab_counter_sample(const struct ab_counter *counter,
+		      struct ab_counter_sampler *sampler, bool since_last,
+		      struct rate_interval *iv);
+
+/* What ab's options say about the source of progress. */
+struct ab_source_options {
+	const char *regex_text;		/* --rate-regex or --count-regex */
+	enum ab_regex_kind regex_kind;
+	regex_t regex;
+	bool regex_compiled;
+	enum ab_preset preset;		/* --preset */
+	bool from_stderr;		/* --rate-stderr, or the preset's */
+	const char *counter_spec;	/* --counter */
+	struct ab_counter counter;
+	const char *cgroup;		/* --cgroup */
+	unsigned long pid;		/* --pid; 0: none */
+	char target[4096];		/* the cgroup's directory or /proc/PID */
+	char *attach_argv[3];		/* no command: what the report names */
+	char pid_text[24];
+};
+
+/* The long options ab_source_option() takes, for ab's option table. */
+#define AB_SOURCE_OPTIONS(val)						\
+	{ "rate-regex", required_argument, NULL, (val) },		\
+	{ "count-regex", required_argument, NULL, (val) },		\
+	{ "preset", required_argument, NULL, (val) },			\
+	{ "rate-stderr", no_argument, NULL, (val) },			\
+	{ "counter", required_argument, NULL, (val) },			\
+	{ "cgroup", required_argument, NULL, (val) },			\
+	{ "pid", required_argument, NULL, (val) }
+
+/* One of those options by its long name; 0 or -EINVAL (printed). */
+int ab_source_option(const char *name, const char *value,
+		     struct ab_source_options *src);
+
+/*
+ * After all options: checks they fit together (interleave_s > 0: the
+ * mode; has_cmd: a command was given) and resolves the counter's path.
+ * 0 or -EINVAL (printed).
+ */
+int ab_source_finish_options(struct ab_source_options *src,
+			     double interleave_s, double max_time_s,
+			     bool has_cmd);
+
+/* Whether the command's output is read through a preset or regex. */
+bool ab_source_reads_lines(const struct ab_source_options *src);
+
+/* No command: ab watches a running cgroup or process. */
+bool ab_source_attached(const struct ab_source_options *src);
+
+void ab_source_options_free(struct ab_source_options *src);
 
 #endif
