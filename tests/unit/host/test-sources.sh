@@ -30,6 +30,15 @@ check "--rate-regex: B better by 100% ($(verdict_of "$scratch/out"))" \
 	grep -Eq '^rate +\*(99\.9[0-9]|100\.0[0-9])%\* .* B better ' "$scratch/out"
 check "--rate-regex: knob restored" same_bytes "$knob" "$scratch/found"
 
+# iperf3 and fio exit non-zero when ab's SIGTERM ends them: not a failure.
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 2 -w 0 \
+	--rate-regex 'rate=([0-9.]+)' -- \
+	sh -c 'trap "exit 1" TERM; while :; do echo rate=100; sleep 0.02; done' \
+	>"$scratch/out" 2>"$scratch/err"
+status=$?
+check "a command that exits 1 on ab's SIGTERM: exit 0 (status $status: $(cat "$scratch/err"))" \
+	[ "$status" -eq 0 ]
+
 # pgbench's -P lines come on stderr: the preset reads them there.
 "$VMPCTL" ab -q --knob "$knob" --interleave 0.3 -n 6 -w 0 --preset pgbench -- \
 	sh -c 't=0; while :; do t=$((t + 2)); if [ "$(cat "$1")" = 0 ]; then r=200.0; else r=100.0; fi
