@@ -87,12 +87,11 @@ static bool usable_line(struct il_run *run, const struct rate_interval *iv)
 	return true;
 }
 
-/* A line of the command's through --preset or a regex: 0 with *iv. */
-static int take_source_line(struct il_run *run, struct rate_interval *iv)
+/* A line of the command's through --preset or a regex: 0 with *sample. */
+static int take_source_line(struct il_run *run, struct ab_sample *sample)
 {
-	struct ab_sample sample;
 	int ret = ab_line_source_take(&run->lines, run->line, run->line_len,
-				      monotonic_s(), &sample);
+				      monotonic_s(), sample);
 
 	if (ret == -EINVAL && !run->lines_invalid++)
 		vmpctl_error("ab: warning: %s printed a %s report with numbers that make no sense: %.*s",
@@ -100,31 +99,40 @@ static int take_source_line(struct il_run *run, struct rate_interval *iv)
 			     (int)run->line_len, run->line);
 	if (ret == -ENOMEM)
 		vmpctl_error("ab: %s", strerror(ENOMEM));
-	if (ret != 1)
-		return -ENOENT;
-	*iv = sample.iv;
-	return 0;
+	return ret == 1 ? 0 : -ENOENT;
 }
 
-static void take_interval(struct il_run *run, const struct rate_interval *iv)
+/* Whether the interval went into a slice. */
+static bool take_interval(struct il_run *run, const struct rate_interval *iv)
 {
 	if (run->lines_refused)
-		return;
+		return false;
 	if (!usable_line(run, iv)) {
 		run->lines_refused = true;
-		return;
+		return false;
 	}
-	il_add_interval(&run->s->il, iv);
+	return il_add_interval(&run->s->il, iv) == IL_IN_SLICE;
+}
+
+/* A preset's or regex's sample: its interval, and its latency with it. */
+static void take_sample(struct il_run *run, const struct ab_sample *sample)
+{
+	if (take_interval(run, &sample->iv) &&
+	    ab_latency_add(&run->s->latency, &run->s->il, sample)) {
+		vmpctl_error("ab: %s", strerror(ENOMEM));
+		run->lines_refused = true;
+	}
 }
 
 static void take_line(struct il_run *run)
 {
+	struct ab_sample sample;
 	struct rate_interval iv;
 	int err;
 
 	if (ab_source_reads_lines(&run->s->opts.source)) {
-		if (!take_source_line(run, &iv))
-			take_interval(run, &iv);
+		if (!take_source_line(run, &sample))
+			take_sample(run, &sample);
 		return;
 	}
 	err = rate_line_parse(run->line, run->line_len, &iv);
@@ -386,7 +394,6 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 				   .on_output = on_output, .on_wake = on_wake,
 				   .ctx = &run, .own_group = true };
 	struct child_result res;
-	struct rate_interval iv;
 	struct ab_sample last;
 	int err;
 
@@ -402,6 +409,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 			    &s->opts.source.regex, s->opts.source.regex_kind);
 
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
+	s->latency.pct = NAN;
 	s->il.settle_s = s->opts.settle_s;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
@@ -419,10 +427,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	/* a last line without its newline */
 	if (run.line_len && !run.line_too_long)
 		take_line(&run);
-	if (ab_line_source_finish(&run.lines, &last) == 1) {
-		iv = last.iv;
-		take_interval(&run, &iv);
-	}
+	if (ab_line_source_finish(&run.lines, &last) == 1)
+		take_sample(&run, &last);
 	ab_line_source_free(&run.lines);
 	s->il.input_done = true;
 	show_pairs(&run);

@@ -6,6 +6,7 @@
 #include "summary.h"
 #include "commands.h"
 #include "json.h"
+#include "latency.h"
 #include "output.h"
 
 #include <errno.h>
@@ -169,6 +170,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
 		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
 		p->slices_no_interval);
+	if (r->latency)
+		ab_latency_print_table(out, r->latency);
 	print_balance(out, r);
 	print_carry_over(out, r);
 	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
@@ -297,6 +300,8 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
+	if (r->latency)
+		json_put(doc, "latency", ab_latency_json(r->latency));
 	json_put(doc, "ci_method", json_text("sign-flip-inverted"));
 	json_put(doc, "test", json_text("sign-flip"));
 	json_put(doc, "metric", json_metric(r));
@@ -416,6 +421,7 @@ void il_print_csv(FILE *out, const struct il_report *r)
 
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
 {
+	struct ab_latency_report latency;
 	struct il_report r;
 	int err;
 
@@ -430,6 +436,13 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 			     s->il_end.out_of_time ? "--max-time" : "the command ended");
 		return EXIT_CHECK_FAILED;
 	}
+	err = ab_latency_build(&s->latency, &s->il, seed, &latency);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (latency.mean.compared || latency.pct.compared)
+		r.latency = &latency;
 	r.knob_path = s->knob_label;
 	r.seed = seed;
 	r.elapsed_s = s->il_end.elapsed_s;

@@ -39,16 +39,19 @@ status=$?
 check "a command that exits 1 on ab's SIGTERM: exit 0 (status $status: $(cat "$scratch/err"))" \
 	[ "$status" -eq 0 ]
 
-# pgbench's -P lines come on stderr: the preset reads them there.
+# pgbench's -P lines come on stderr: the preset reads them there, the
+# latency with the rate.
 "$VMPCTL" ab -q --knob "$knob" --interleave 0.3 -n 6 -w 0 --preset pgbench -- \
-	sh -c 't=0; while :; do t=$((t + 2)); if [ "$(cat "$1")" = 0 ]; then r=200.0; else r=100.0; fi
-		printf "progress: %d.%02d s, %s tps, lat 1.000 ms stddev 0.100, 0 failed\n" $((t / 100)) $((t % 100)) "$r" >&2
+	sh -c 't=0; while :; do t=$((t + 2)); if [ "$(cat "$1")" = 0 ]; then r=200.0 l=1.000; else r=100.0 l=2.000; fi
+		printf "progress: %d.%02d s, %s tps, lat %s ms stddev 0.100, 0 failed\n" $((t / 100)) $((t % 100)) "$r" "$l" >&2
 		sleep 0.02; done' \
 	sh "$knob" >"$scratch/out" 2>"$scratch/err"
 status=$?
 check "--preset pgbench: exit 0 (status $status: $(cat "$scratch/err"))" [ "$status" -eq 0 ]
 check "--preset pgbench: B better ($(verdict_of "$scratch/out"))" \
 	grep -Eq '^rate +\*[0-9.]+%\* .* B better ' "$scratch/out"
+check "--preset pgbench: the mean latency, halved in B, is compared per pair" \
+	grep -q '^latency mean: A 2 ms, B 1 ms, B vs A -50.00% .*: B.s lower$' "$scratch/out"
 
 # A stand-in cgroup: a directory whose cpu.stat a loop rewrites, two
 # units per tick in arm B, one in arm A.
