@@ -145,6 +145,7 @@ void il_print_table(FILE *out, const struct il_report *r)
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
 	const struct il_pair_counts *p = &r->pairs;
+	char source[256];
 
 	fprintf(out, "knob %s: A=%s B=%s%s, interleaved: slices of %g s in pairs, order %s",
 		r->knob_path, o->value_a, o->value_b,
@@ -155,8 +156,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
 	for (size_t i = 0; o->cmd[i]; i++)
 		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
-	fprintf(out, "\nmetric: %s = count / interval_s of the command's rate lines, %s is better\n\n",
-		o->metric_name, o->higher_is_better ? "higher" : "lower");
+	fprintf(out, "\nmetric: %s = count / interval_s of %s, %s is better\n\n",
+		o->metric_name, ab_source_describe(&o->source, source, sizeof(source)),
+		o->higher_is_better ? "higher" : "lower");
 
 	print_arms(out, r);
 	fputc('\n', out);

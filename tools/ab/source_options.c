@@ -162,6 +162,21 @@ bool ab_source_reads_lines(const struct ab_source_options *src)
 	return src->regex_text || src->preset != AB_PRESET_NONE;
 }
 
+const char *ab_source_describe(const struct ab_source_options *src,
+			       char *buf, size_t size)
+{
+	if (src->counter_spec)
+		snprintf(buf, size, "counter %s", src->counter_spec);
+	else if (src->preset != AB_PRESET_NONE)
+		snprintf(buf, size, "%s's reports", ab_preset_name(src->preset));
+	else if (src->regex_text)
+		snprintf(buf, size, "--%s '%s'", src->regex_kind == AB_REGEX_COUNT ?
+			 "count-regex" : "rate-regex", src->regex_text);
+	else
+		snprintf(buf, size, "the command's rate lines");
+	return buf;
+}
+
 bool ab_source_attached(const struct ab_source_options *src)
 {
 	return src->attach_argv[0] != NULL;

@@ -203,6 +203,13 @@ int ab_source_finish_options(struct ab_source_options *src,
 /* Whether the command's output is read through a preset or regex. */
 bool ab_source_reads_lines(const struct ab_source_options *src);
 
+/*
+ * What the slices' counts are, for the report: "the command's rate
+ * lines", "sysbench's reports", "counter memory.stat:pgfault", ...
+ */
+const char *ab_source_describe(const struct ab_source_options *src,
+			       char *buf, size_t size);
+
 /* No command: ab watches a running cgroup or process. */
 bool ab_source_attached(const struct ab_source_options *src);
 

@@ -76,6 +76,8 @@ check "--cgroup, no command: B better ($(verdict_of "$scratch/out"))" \
 	grep -Eq '^rate +\*[0-9.]+%\* .* B better ' "$scratch/out"
 check "--cgroup, no command: the report names the cgroup" \
 	grep -Fq "command: --cgroup $cg" "$scratch/out"
+check "--cgroup, no command: the report names the counter" \
+	grep -Fq "metric: rate = count / interval_s of counter cpu.stat:usage_usec," "$scratch/out"
 check "--cgroup, no command: the service still runs" kill -0 "$service"
 check "--cgroup, no command: knob restored" same_bytes "$knob" "$scratch/found"
 

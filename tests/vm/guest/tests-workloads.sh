@@ -24,6 +24,18 @@ wl_run() {
 	cat "/tmp/$name.err"
 }
 
+# wl_latency NAME KEY: the program's latency (KEY mean_ms or pct_ms) was
+# compared over the kept pairs.
+wl_latency() {
+	local figure
+	figure=$(grep -o "\"$2\":{[^}]*}" "/tmp/$1.json")
+	echo "$1: latency $figure"
+	case $figure in
+	*'"pairs":'[1-9]*'"verdict":'*) ;;
+	*) fail "$1: no $2 compared per pair: $(grep -o '"latency":[^]]*' "/tmp/$1.json")" ;;
+	esac
+}
+
 # wl_check NAME PAIRS: what every workload's A/B must show.
 wl_check() {
 	local json=/tmp/$1.json kept verdict mde
@@ -58,6 +70,7 @@ test_workloads_sysbench() {
 	wl_run sysbench $WL_AB --preset sysbench -- \
 		sysbench cpu --threads=1 --time=600 --report-interval=1 run
 	wl_check sysbench 5
+	wl_latency sysbench pct_ms
 }
 
 # requires: amd64
@@ -70,6 +83,7 @@ test_workloads_fio() {
 		--status-interval=1 --output-format=json
 	rm -f /tmp/wl-fio.dat
 	wl_check fio 5
+	wl_latency fio mean_ms
 }
 
 # requires: amd64
