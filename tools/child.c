@@ -99,6 +99,10 @@ static void run_in_child(const struct child_spec *spec, int out_fd)
 		vmpctl_error("child: stdout to the capture pipe: %s", strerror(errno));
 		_exit(CHILD_EXIT_CANNOT_EXEC);
 	}
+	if (out_fd >= 0 && spec->stderr_too && dup2(out_fd, STDERR_FILENO) < 0) {
+		vmpctl_error("child: stderr to the capture pipe: %s", strerror(errno));
+		_exit(CHILD_EXIT_CANNOT_EXEC);
+	}
 	if (spec->body)
 		_exit(spec->body(spec->arg));
 	execvp(spec->argv[0], spec->argv);

@@ -48,6 +48,7 @@ struct child_spec {
 	bool despite_stop;
 	double stop_grace_s;		/* 0: CHILD_STOP_GRACE_S */
 	bool own_group;			/* its own process group, signalled whole */
+	bool stderr_too;		/* with capture_max: stderr into the same pipe */
 	/* with capture_max > 0: every chunk of stdout, as read */
 	void (*on_output)(void *ctx, const char *data, size_t n);
 	/*

@@ -18,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "args.h"
+#include "sources.h"
 #include "stats.h"
 #include "stats_paired.h"
 
@@ -74,6 +75,7 @@ struct ab_options {
 	const char *export_json;	/* --export-*: the report also there */
 	const char *export_csv;
 	const char *export_markdown;
+	struct ab_source_options source;	/* --interleave: where progress comes from */
 	char **cmd;			/* NULL-terminated, from argv */
 };
 

@@ -167,5 +167,6 @@ out:
 		knob_close(&s.knob);
 	free(s.runs);
 	il_free(&s.il);
+	ab_latency_free(&s.latency);
 	return rc;
 }

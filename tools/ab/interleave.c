@@ -18,10 +18,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 /* stdout of the command kept for a failure message: its last bytes */
 #define IL_CAPTURE_MAX 65536
@@ -55,6 +54,12 @@ struct il_run {
 	size_t long_intervals;	/* in a row, longer than half a slice */
 	bool precision_reached;
 	bool out_of_time;
+	/* --preset or a regex: the command's own lines */
+	struct ab_line_source lines;
+	/* --counter: read after each flip, settle and half slice, and before a flip */
+	struct ab_counter_sampler sampler;
+	double next_sample;
+	double sample_after;	/* the one after next_sample; INFINITY none */
 };
 
 /*
@@ -82,11 +87,55 @@ static bool usable_line(struct il_run *run, const struct rate_interval *iv)
 	return true;
 }
 
+/* A line of the command's through --preset or a regex: 0 with *sample. */
+static int take_source_line(struct il_run *run, struct ab_sample *sample)
+{
+	int ret = ab_line_source_take(&run->lines, run->line, run->line_len,
+				      monotonic_s(), sample);
+
+	if (ret == -EINVAL && !run->lines_invalid++)
+		vmpctl_error("ab: warning: %s printed a %s report with numbers that make no sense: %.*s",
+			     run->s->opts.cmd[0], ab_preset_name(run->lines.preset),
+			     (int)run->line_len, run->line);
+	if (ret == -ENOMEM)
+		vmpctl_error("ab: %s", strerror(ENOMEM));
+	return ret == 1 ? 0 : -ENOENT;
+}
+
+/* Whether the interval went into a slice. */
+static bool take_interval(struct il_run *run, const struct rate_interval *iv)
+{
+	if (run->lines_refused)
+		return false;
+	if (!usable_line(run, iv)) {
+		run->lines_refused = true;
+		return false;
+	}
+	return il_add_interval(&run->s->il, iv) == IL_IN_SLICE;
+}
+
+/* A preset's or regex's sample: its interval, and its latency with it. */
+static void take_sample(struct il_run *run, const struct ab_sample *sample)
+{
+	if (take_interval(run, &sample->iv) &&
+	    ab_latency_add(&run->s->latency, &run->s->il, sample)) {
+		vmpctl_error("ab: %s", strerror(ENOMEM));
+		run->lines_refused = true;
+	}
+}
+
 static void take_line(struct il_run *run)
 {
+	struct ab_sample sample;
 	struct rate_interval iv;
-	int err = rate_line_parse(run->line, run->line_len, &iv);
+	int err;
 
+	if (ab_source_reads_lines(&run->s->opts.source)) {
+		if (!take_source_line(run, &sample))
+			take_sample(run, &sample);
+		return;
+	}
+	err = rate_line_parse(run->line, run->line_len, &iv);
 	if (err == -EINVAL && !run->lines_invalid++)
 		vmpctl_error("ab: warning: %s printed a rate line that breaks the contract (t, interval_s > 0, count >= 0): %.*s",
 			     run->s->opts.cmd[0], (int)run->line_len, run->line);
@@ -136,6 +185,36 @@ static void close_counters(struct il_run *run)
 	slice->skipped = deltas.skipped;
 }
 
+/*
+ * --counter: the interval since the last reading goes to the slices
+ * (since_last false: a flip lies between, so none); 0 or -errno (printed).
+ */
+static int sample_counter(struct il_run *run, bool since_last)
+{
+	struct rate_interval iv;
+	int ret = ab_counter_sample(&run->s->opts.source.counter, &run->sampler,
+				    since_last, &iv);
+
+	if (ret == 1)
+		il_add_interval(&run->s->il, &iv);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * --counter's readings in a slice that just began: after --settle, at the
+ * middle of the counted time (for the carry-over check's halves), and
+ * before the next flip.
+ */
+static void plan_samples(struct il_run *run)
+{
+	const struct il_slice *slice = &run->s->il.slices[run->s->il.n - 1];
+	double counted_from = slice->start + run->s->opts.settle_s;
+	double middle = (counted_from + run->next_flip) / 2;
+
+	run->next_sample = run->s->opts.settle_s > 0 ? counted_from : middle;
+	run->sample_after = run->s->opts.settle_s > 0 ? middle : INFINITY;
+}
+
 /* Ends the open slice and begins the next: the flip window. */
 static int flip(struct il_run *run)
 {
@@ -158,7 +237,10 @@ static int flip(struct il_run *run)
 		return err;
 	}
 	run->next_flip = flip_started + il_slice_length(il, il->n - 1);
-	return 0;
+	if (!run->s->opts.source.counter_spec)
+		return 0;
+	plan_samples(run);
+	return sample_counter(run, false);
 }
 
 /* One progress line per pair that became final. */
@@ -243,20 +325,44 @@ static bool on_wake(void *ctx, double *wake_at)
 		run->out_of_time = true;
 		return false;
 	}
-	if (!il->intervals_read && now - run->started >= o->start_timeout_s) {
+	if (o->source.counter_spec && il->n && now >= run->next_sample &&
+	    now < run->next_flip) {
+		run->error = sample_counter(run, true);
+		if (run->error)
+			return false;
+		run->next_sample = run->sample_after;
+		run->sample_after = INFINITY;
+	}
+	if (!il->intervals_read && !o->source.counter_spec &&
+	    now - run->started >= o->start_timeout_s) {
 		vmpctl_error("ab: %s printed no rate line in %g s (--start-timeout): --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
 			     o->cmd[0], now - run->started);
 		run->no_lines = true;
 		return false;
 	}
 	if (!il->n || now >= run->next_flip) {
-		run->error = flip(run);
+		if (o->source.counter_spec && il->n)
+			run->error = sample_counter(run, true);
+		if (!run->error)
+			run->error = flip(run);
 		if (run->error)
 			return false;
 	}
-	*wake_at = il->intervals_read ? run->next_flip :
+	*wake_at = il->intervals_read || o->source.counter_spec ? run->next_flip :
 		fmin(run->next_flip, run->started + o->start_timeout_s);
+	if (o->source.counter_spec)
+		*wake_at = fmin(*wake_at, run->next_sample);
 	return true;
+}
+
+/* The stand-in child while ab watches a cgroup or process. */
+static int wait_to_be_ended(void *arg)
+{
+	(void)arg;
+	/* pause() returns only after a signal that did not end it */
+	while (pause() == -1)
+		;
+	return 0;
 }
 
 /* The command's end: ours, or its own. 0 or -ECHILD (printed). */
@@ -264,8 +370,11 @@ static int check_status(struct il_run *run, const struct child_result *res)
 {
 	char why[96];
 
-	if (res->ended && WIFSIGNALED(res->status) &&
-	    (WTERMSIG(res->status) == SIGTERM || WTERMSIG(res->status) == SIGKILL))
+	/*
+	 * Ended by ab: its status is how it took the SIGTERM, which some
+	 * benchmarks catch to exit non-zero (iperf3 exits 1, fio 128).
+	 */
+	if (res->ended)
 		return 0;
 	if (!child_status_text(res->status, why, sizeof(why)))
 		return 0;
@@ -280,12 +389,26 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	struct il_run run = { .s = s, .schedule = schedule };
 	struct child_spec spec = { .argv = s->opts.cmd,
 				   .capture_max = IL_CAPTURE_MAX,
+				   .stderr_too = s->opts.source.from_stderr,
 				   .on_output = on_output, .on_wake = on_wake,
 				   .ctx = &run, .own_group = true };
 	struct child_result res;
+	struct ab_sample last;
 	int err;
 
+	/*
+	 * Watching a cgroup or process: no command of ours runs, only a child
+	 * that waits to be ended, so that the one wait loop serves both.
+	 */
+	if (ab_source_attached(&s->opts.source)) {
+		spec.argv = NULL;
+		spec.body = wait_to_be_ended;
+	}
+	ab_line_source_init(&run.lines, s->opts.source.preset,
+			    &s->opts.source.regex, s->opts.source.regex_kind);
+
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
+	s->latency.pct = NAN;
 	s->il.settle_s = s->opts.settle_s;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
@@ -297,11 +420,15 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		if (err != -EINTR)
 			vmpctl_error("ab: starting %s: %s", s->opts.cmd[0],
 				     strerror(-err));
+		ab_line_source_free(&run.lines);
 		return err;
 	}
 	/* a last line without its newline */
 	if (run.line_len && !run.line_too_long)
 		take_line(&run);
+	if (ab_line_source_finish(&run.lines, &last) == 1)
+		take_sample(&run, &last);
+	ab_line_source_free(&run.lines);
 	s->il.input_done = true;
 	show_pairs(&run);
 	ab_save_slices(s, true);

@@ -18,6 +18,7 @@ static void ab_usage(FILE *out)
 	fprintf(out,
 		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
 		"       vmpctl ab report [--baseline FILE2] FILE   (a --save file again)\n"
+		"       vmpctl ab --interleave S --cgroup PATH|--pid PID --counter SPEC -T S\n"
 		"\n"
 		"Run CMD alternately with the knob at A (stock) and B, then compare.\n"
 		"\n"
@@ -56,6 +57,16 @@ static void ab_usage(FILE *out)
 		"                            long, to find carry-over (default: none)\n"
 		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
 		"                            seconds (default %.0f)\n"
+		"      --preset NAME         --interleave: read CMD's periodic reports:\n"
+		"                            sysbench, fio, iperf3 or pgbench (vmpctl(1))\n"
+		"      --rate-regex REGEX    --interleave: group 1 of CMD's lines is a rate\n"
+		"      --count-regex REGEX   ... the work done since the last such line\n"
+		"      --rate-stderr         read CMD's stderr too (pgbench's -P is there)\n"
+		"      --counter SPEC        --interleave: progress from a kernel counter,\n"
+		"                            FILE[:FIELD[+FIELD...]], read at slice ends\n"
+		"      --cgroup PATH         --counter's relative FILE is in PATH; without\n"
+		"                            CMD, watch that cgroup until --max-time\n"
+		"      --pid PID             the same with /proc/PID\n"
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
@@ -81,6 +92,10 @@ static void ab_usage(FILE *out)
 		"      -- vmpctl pft --json --size 64M --memcg-limit 16M\n"
 		"  vmpctl ab --interleave 1 -n 100 -T 300 --higher-is-better -- \\\n"
 		"      vmpctl pft -s 64M --memcg-limit 16M --duration 600 --report-interval 0.1\n"
+		"  vmpctl ab --interleave 3 -n 50 --preset sysbench -- \\\n"
+		"      sysbench cpu --time=600 --report-interval=1 run\n"
+		"  vmpctl ab --interleave 5 -T 600 --cgroup /sys/fs/cgroup/db.service \\\n"
+		"      --counter io.stat:rbytes+wbytes\n"
 		"  vmpctl ab --metric 'Time: ([0-9.]+)' -- hackbench -g 4 -l 200\n"
 		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
 		"      --a madvise --b always -- CMD\n",
@@ -241,6 +256,12 @@ static int check_start_timeout(struct ab_parse *p, const char *opt,
 	return -EINVAL;
 }
 
+/* The progress-source options: sources.h checks and keeps them. */
+static int set_source(struct ab_parse *p, const char *opt, const char *arg)
+{
+	return ab_source_option(opt + 2, arg, &p->opts->source);
+}
+
 #define AB_FIELD(field) offsetof(struct ab_options, field)
 
 static const struct ab_option ab_option_table[] = {
@@ -280,6 +301,13 @@ static const struct ab_option ab_option_table[] = {
 	{ "export-csv", 0, AB_ARG_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
 	{ "export-markdown", 0, AB_ARG_TEXT, AB_FIELD(export_markdown), 0, 0, false,
 	  NULL },
+	{ "rate-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "count-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "preset", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "rate-stderr", 0, AB_ARG_SET, 0, 0, 0, false, set_source },
+	{ "counter", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "cgroup", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "pid", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
 };
 
 #define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))
@@ -402,10 +430,6 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		}
 		return PARSE_RUN;
 	}
-	if (optind >= argc) {
-		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...])");
-		return PARSE_USAGE;
-	}
 	if (!opts->metric_name)
 		opts->metric_name = opts->interleave_s > 0 ? "rate" : "metric";
 	if (strpbrk(opts->metric_name, ",\"\\\n") || !opts->metric_name[0]) {
@@ -466,7 +490,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;
-	opts->cmd = argv + optind;
+	if (ab_source_finish_options(&opts->source, opts->interleave_s,
+				     opts->max_time_s, optind < argc))
+		return PARSE_USAGE;
+	opts->cmd = optind < argc ? argv + optind : opts->source.attach_argv;
 	if (opts->metric_regex) {
 		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
 		if (err) {
@@ -488,6 +515,7 @@ bool ab_checks_vmpressure(const struct ab_options *opts)
 
 void ab_options_free(struct ab_options *opts)
 {
+	ab_source_options_free(&opts->source);
 	if (opts->metric_regex)
 		regfree(&opts->metric);
 	opts->metric_regex = NULL;

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "export.h"
 #include "json.h"
+#include "latency.h"
 #include "output.h"
 
 #include <errno.h>
@@ -145,6 +146,7 @@ void il_print_table(FILE *out, const struct il_report *r)
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
 	const struct il_pair_counts *p = &r->pairs;
+	char source[256];
 
 	fprintf(out, "knob %s: A=%s B=%s%s, interleaved: slices of %g s in pairs, order %s",
 		r->knob_path, o->value_a, o->value_b,
@@ -155,8 +157,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
 	for (size_t i = 0; o->cmd[i]; i++)
 		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
-	fprintf(out, "\nmetric: %s = count / interval_s of the command's rate lines, %s is better\n\n",
-		o->metric_name, o->higher_is_better ? "higher" : "lower");
+	fprintf(out, "\nmetric: %s = count / interval_s of %s, %s is better\n\n",
+		o->metric_name, ab_source_describe(&o->source, source, sizeof(source)),
+		o->higher_is_better ? "higher" : "lower");
 
 	print_arms(out, r);
 	fputc('\n', out);
@@ -170,6 +173,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
 		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
 		p->slices_no_interval);
+	if (r->latency)
+		ab_latency_print_table(out, r->latency);
 	print_balance(out, r);
 	print_carry_over(out, r);
 	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
@@ -303,6 +308,8 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
+	if (r->latency)
+		json_put(doc, "latency", ab_latency_json(r->latency));
 	json_put(doc, "ci_method", json_text("sign-flip-inverted"));
 	json_put(doc, "test", json_text("sign-flip"));
 	json_put(doc, "metric", json_metric(r));
@@ -452,6 +459,7 @@ static int print_slices_as(FILE *out, const void *report, enum ab_format format)
 
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
 {
+	struct ab_latency_report latency;
 	struct il_report r;
 	int err;
 
@@ -466,6 +474,13 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 			     s->il_end.out_of_time ? "--max-time" : "the command ended");
 		return EXIT_CHECK_FAILED;
 	}
+	err = ab_latency_build(&s->latency, &s->il, seed, &latency);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (latency.mean.compared || latency.pct.compared)
+		r.latency = &latency;
 	r.knob_path = s->knob_label;
 	r.seed = seed;
 	r.elapsed_s = s->il_end.elapsed_s;

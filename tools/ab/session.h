@@ -17,6 +17,7 @@
 
 #include "ab.h"
 #include "child.h"
+#include "latency.h"
 #include "knobfile.h"
 #include "slices.h"
 
@@ -43,6 +44,7 @@ struct ab_session {
 	size_t runs_allocated;
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
+	struct ab_latency latency;	/* --interleave, where the source reports it */
 	FILE *save;			/* --save; NULL without */
 	size_t slices_saved;
 	char restore_path[PATH_MAX];	/* the restore file; "" none */		/* --save: s->il.slices[0..slices_saved) */

@@ -233,6 +233,8 @@ struct il_carry_over {
 };
 
 /* What ab --interleave reports. */
+struct ab_latency_report;
+
 struct il_report {
 	const struct ab_options *opts;
 	const struct interleave *il;
@@ -261,6 +263,7 @@ struct il_report {
 	size_t slices_without_reclaim;
 	size_t b_slices_not_skipped;
 	size_t a_slices_skipped;
+	const struct ab_latency_report *latency;	/* NULL: none reported */
 };
 
 /*

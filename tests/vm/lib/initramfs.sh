@@ -146,6 +146,7 @@ build_initramfs() {
 	depmod_stage || return 1
 	list_tests >"$lane_out/tests" || return 1
 	cp "$lane_out/tests" "$stage/etc/vmtest/tests"
+	stage_workloads "$lane_out/tests" || return 1
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$lane_out/initramfs.cpio" ||
 		{ lane_fail="cannot pack the initramfs"; return 1; }
 }

@@ -1,0 +1,132 @@
+# shellcheck shell=dash
+# Guest tests of vmpctl ab --interleave on real Debian benchmarks (issue
+# 23), against the vmpressure knob: sysbench, fio and iperf3 through their
+# presets, and stress-ng, which prints nothing periodic, watched in its
+# memcg through a counter without restarting it. Each run must keep its
+# pairs, stay balanced, give a verdict with a finite MDE and leave the knob
+# as found. The programs and their libraries come from this machine's
+# Debian packages (tests/vm/lib/workloads.sh).
+# Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
+# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
+
+# wl_field FILE KEY: the first value after "KEY": in ab's JSON.
+wl_field() {
+	sed -nE "s/.*\"$2\":(\"[^\"]*\"|null|-?[0-9][-0-9.e+]*).*/\1/p" "$1" | head -n 1
+}
+
+# wl_run NAME ARGS...: vmpctl ab --json -q --interleave ARGS, JSON in
+# /tmp/NAME.json, stderr in /tmp/NAME.err; sets wl_status.
+wl_run() {
+	local name=$1
+	shift
+	wl_status=0
+	vmpctl ab --json -q "$@" >"/tmp/$name.json" 2>"/tmp/$name.err" || wl_status=$?
+	cat "/tmp/$name.err"
+}
+
+# wl_latency NAME KEY: the program's latency (KEY mean_ms or pct_ms) was
+# compared over the kept pairs.
+wl_latency() {
+	local figure
+	figure=$(grep -o "\"$2\":{[^}]*}" "/tmp/$1.json")
+	echo "$1: latency $figure"
+	case $figure in
+	*'"pairs":'[1-9]*'"verdict":'*) ;;
+	*) fail "$1: no $2 compared per pair: $(grep -o '"latency":[^]]*' "/tmp/$1.json")" ;;
+	esac
+}
+
+# wl_check NAME PAIRS: what every workload's A/B must show.
+wl_check() {
+	local json=/tmp/$1.json kept verdict mde mean
+	[ "$wl_status" -eq 0 ] || fail "vmpctl ab on $1 exited $wl_status"
+	expect_knob 1 "after vmpctl ab on $1"
+	kept=$(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$json")
+	verdict=$(wl_field "$json" verdict)
+	mde=$(wl_field "$json" mde_pct)
+	echo "$1: $kept pairs kept, B vs A $(wl_field "$json" diff_pct)%, sign-flip p $(wl_field "$json" signflip_p), verdict $verdict, MDE $mde%"
+	echo "balance: $(grep -o '"balance":{[^}]*}' "$json")"
+	[ "${kept:-0}" -ge "$2" ] || fail "$1: ${kept:-no} pairs kept, expected $2"
+	grep -q '"balanced":true}' "$json" || fail "$1: the kept pairs are unbalanced"
+	case $verdict in
+	'"~"' | '"B better"' | '"B worse"') ;;
+	*) fail "$1: verdict $verdict" ;;
+	esac
+	case $mde in
+	'' | null) fail "$1: no MDE" ;;
+	esac
+	# the program's own numbers reached both arms (a single slice may be
+	# 0: stress-ng stalled at its memcg's limit while a flip waited for
+	# RCU-tasks on 6.12)
+	for mean in $(grep -o '"mean":[^,]*' "$json" | head -n 2 | cut -d: -f2); do
+		case $mean in
+		0 | 0.0 | -*) fail "$1: an arm's mean rate is $mean" ;;
+		esac
+	done
+}
+
+# Pairs of slices long enough for two of the program's 1 s reports each.
+WL_AB="--interleave 2.5 --max-flip 5 -n 5 -w 1 -T 90"
+
+# requires: amd64
+test_workloads_sysbench() {
+	need_module
+	expect_knob 1 "before vmpctl ab on sysbench"
+	# shellcheck disable=SC2086 # $WL_AB is a list of options
+	wl_run sysbench $WL_AB --preset sysbench -- \
+		sysbench cpu --threads=1 --time=600 --report-interval=1 run
+	wl_check sysbench 5
+	wl_latency sysbench pct_ms
+}
+
+# requires: amd64
+test_workloads_fio() {
+	need_module
+	# shellcheck disable=SC2086 # $WL_AB is a list of options
+	wl_run fio $WL_AB --preset fio -- \
+		fio --name=randread --filename=/tmp/wl-fio.dat --size=16M \
+		--ioengine=psync --rw=randread --bs=4k --time_based --runtime=600 \
+		--status-interval=1 --output-format=json
+	rm -f /tmp/wl-fio.dat
+	wl_check fio 5
+	wl_latency fio mean_ms
+}
+
+# requires: amd64
+test_workloads_iperf3() {
+	need_module
+	ip link set lo up || fail "cannot bring lo up"
+	iperf3 -s -1 -D -p 5201 --pidfile /tmp/wl-iperf3.pid ||
+		fail "the iperf3 server did not start"
+	wait_until 10 test -s /tmp/wl-iperf3.pid || fail "the iperf3 server wrote no pid file"
+	# shellcheck disable=SC2086 # $WL_AB is a list of options
+	wl_run iperf3 $WL_AB --preset iperf3 -- \
+		iperf3 -c 127.0.0.1 -p 5201 -t 600 -i 0.5 --forceflush
+	kill "$(cat /tmp/wl-iperf3.pid)" 2>/dev/null
+	wl_check iperf3 5
+}
+
+# stress-ng in a memcg below its working set: reclaim (and vmpressure)
+# all along, page faults as its progress. ab watches the running memcg;
+# afterwards stress-ng must still run, never signalled by ab.
+# requires: amd64
+test_workloads_stress_ng_watched() {
+	local cg pid
+	need_module
+	cg=$(memcg_root)/wl-stress
+	mkdir -p "$cg" || fail "cannot create $cg"
+	echo $((24 * 1024 * 1024)) >"$cg/$(memcg_limit_file)" || fail "cannot limit $cg"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec stress-ng --vm 1 --vm-bytes 40M --timeout 600 --quiet' \
+		sh "$cg" &
+	pid=$!
+	wait_until 10 memcg_has_processes "$cg" || fail "stress-ng did not join $cg"
+	sleep 2
+	# shellcheck disable=SC2086 # $WL_AB is a list of options
+	wl_run stress-ng $WL_AB --cgroup "$cg" --counter memory.stat:pgfault
+	kill -0 "$pid" 2>/dev/null || fail "stress-ng is gone after ab watched it"
+	grep -q "\"command\":\[\"--cgroup\",\"$cg\"\]" /tmp/stress-ng.json ||
+		fail "the report does not name the watched cgroup"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	wl_check stress-ng 5
+}
