@@ -321,6 +321,9 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 		err = stats_compare_paired(a, b, n, &r->cmp);
 		if (err)
 			goto out;
+		r->no_progress = !(r->cmp.a.mean > 0);
+	}
+	if (n >= 2 && !r->no_progress) {
 		/* b[] becomes the pairs' differences in percent of mean A */
 		for (size_t i = 0; i < n; i++)
 			b[i] = 100 * (b[i] - a[i]) / r->cmp.a.mean;

@@ -468,6 +468,11 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		vmpctl_error("ab: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
+	if (r.no_progress) {
+		vmpctl_error("ab: no verdict: arm A's kept slices made no progress (mean rate %g over %zu pairs): the source never moved, so B vs A has no percent; check what --counter, --rate-regex or --preset reads",
+			     r.cmp.a.mean, r.cmp.n);
+		return EXIT_CHECK_FAILED;
+	}
 	if (!r.compared) {
 		vmpctl_error("ab: only %zu pairs kept (%zu dropped) before %s: need 2",
 			     r.pairs.kept, r.pairs.dropped,

@@ -241,6 +241,8 @@ struct il_report {
 	const char *knob_path;
 	unsigned long seed;
 	bool compared;		/* at least 2 pairs: cmp and test are set */
+	/* arm A's kept slices made no progress: no percent exists to test */
+	bool no_progress;
 	struct stats_paired cmp;
 	/* the primary test: sign flips of 100 (b_i - a_i) / mean A */
 	struct stats_signflip test;

@@ -81,6 +81,17 @@ check "--cgroup, no command: the report names the counter" \
 check "--cgroup, no command: the service still runs" kill -0 "$service"
 check "--cgroup, no command: knob restored" same_bytes "$knob" "$scratch/found"
 
+# A counter that never moves: no percent exists, so no verdict.
+mkdir "$scratch/still"
+printf 'usage_usec 7\n' >"$scratch/still/cpu.stat"
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 4 -w 0 -T 10 \
+	--cgroup "$scratch/still" --counter cpu.stat:usage_usec >"$scratch/out" 2>"$scratch/err"
+status=$?
+check "a counter that never moves: exit 1 (status $status)" [ "$status" -eq 1 ]
+check "a counter that never moves: no verdict, said why" \
+	grep -q 'no verdict: arm A.s kept slices made no progress' "$scratch/err"
+check "a counter that never moves: knob restored" same_bytes "$knob" "$scratch/found"
+
 # Watching a process: --max-time ends it, the process runs on.
 "$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 100000 -w 0 -T 1.5 \
 	--pid "$service" --counter io:rchar >"$scratch/out" 2>"$scratch/err"
