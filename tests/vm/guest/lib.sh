@@ -245,15 +245,15 @@ hog_start() {
 	hog_passes loop &
 }
 
+# Kills what runs in HOG_CGROUP; whether it is empty.
+hog_killed() {
+	xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
+	! memcg_has_processes "$HOG_CGROUP"
+}
+
 hog_stop() {
-	local tries=0
 	[ -d "$HOG_CGROUP" ] || return 0
-	while memcg_has_processes "$HOG_CGROUP"; do
-		xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
-		tries=$((tries + 1))
-		[ "$tries" -lt 100 ] || fail "reclaim processes in $HOG_CGROUP do not die"
-		sleep 0.1
-	done
+	wait_until 10 hog_killed || fail "reclaim processes in $HOG_CGROUP do not die"
 	wait 2>/dev/null || true
 	rm -f "$HOG_FILE"
 	rmdir "$HOG_CGROUP"

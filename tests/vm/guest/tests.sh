@@ -328,6 +328,11 @@ test_vmpctl_disable_unprivileged() {
 	expect_knob 1 "after vmpctl disable as uid $NOBODY"
 }
 
+# Whether vmpctl check is in its disabled phase, or gone.
+check_disabled_or_gone() {
+	[ "$(knob)" = 0 ] || ! pidof vmpctl >/dev/null
+}
+
 # Issue 3: a stop signal to every vmpctl process during the disabled phase
 # of check. SIGTERM, not Ctrl-C's SIGINT: run-tests.sh starts each test in
 # the background, where SIGINT is ignored, and vmpctl keeps an ignored
@@ -340,13 +345,10 @@ test_vmpctl_check_sigint_cleans_up() {
 	before=$(memcg_children)
 	rm -f /tmp/sigint-sent
 	(
-		tries=0
 		# Stop waiting when check is gone (it may fail before its second phase).
-		while [ "$(knob)" != 0 ] && [ "$tries" -lt 1200 ]; do
-			[ "$tries" -lt 50 ] || pidof vmpctl >/dev/null || break
-			tries=$((tries + 1))
-			sleep 0.1
-		done
+		if wait_until 10 pidof vmpctl >/dev/null; then
+			wait_until 120 check_disabled_or_gone || true
+		fi
 		[ "$(knob)" = 0 ] && echo disabled-phase >/tmp/sigint-sent
 		pidof vmpctl | xargs -r kill -TERM 2>/dev/null || true
 	) &
