@@ -73,6 +73,42 @@ wait_until() {
 	done
 }
 
+# Whole seconds since boot.
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+
+# The JSON readers, for vmpctl's objects of one line each. In FILE's (or
+# stdin's) first line that has NAME, the last NAME on it (write / as \/):
+# json_number: the number, nothing when it is null or missing;
+json_number() {
+	sed -n "/.*\"$1\":\(-\{0,1\}[0-9][-0-9.e+]*\)[],}].*/{s//\1/p;q;}" ${2:+"$2"}
+}
+
+# json_string: the string, without its quotes (one without escapes);
+json_string() {
+	sed -n "/.*\"$1\":\"\([^\"\\]*\)\".*/{s//\1/p;q;}" ${2:+"$2"}
+}
+
+# json_object: the object, braces and all (one without nested objects).
+json_object() {
+	sed -n "/.*\"$1\":\({[^{}]*}\).*/{s//\1/p;q;}" ${2:+"$2"}
+}
+
+# vmpctl check --json in FILE, one phase's object a line, to stdout.
+check_phases() {
+	sed 's/{"phase":/\n&/g' "$1" | sed -n '2,$p'
+}
+
+process_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# For wait_until: succeeds when COMMAND... fails.
+not() {
+	! "$@"
+}
+
 module_loaded() {
 	[ -d "$KNOB_DIR" ]
 }
@@ -115,11 +151,17 @@ expected_targets() {
 	if grep -q ' vmpressure_prio$' /proc/kallsyms; then echo vmpressure_prio; fi
 }
 
-# Lines of enabled_functions (ftrace, kprobes on ftrace) or of the kprobes
-# list that name TARGET.
+# The lines of enabled_functions (ftrace, kprobes on ftrace) and of kprobes'
+# list that name a target (TARGET, an extended regular expression, or
+# either target): the one test of "is it hooked".
+hook_lines() {
+	local target=${1:-vmpressure|vmpressure_prio}
+	grep -E "^($target)[[:space:]]" "$ENABLED_FUNCTIONS" || true
+	grep -E "[[:space:]]($target)\+0x0([[:space:]]|$)" /sys/kernel/debug/kprobes/list 2>/dev/null || true
+}
+
 target_hooked() {
-	grep -qE "^$1[[:space:]]" "$ENABLED_FUNCTIONS" ||
-		grep -qE "[[:space:]]$1\+0x0([[:space:]]|$)" /sys/kernel/debug/kprobes/list 2>/dev/null
+	[ -n "$(hook_lines "$1")" ]
 }
 
 expect_unhooked() {
@@ -151,6 +193,11 @@ memcg_limit_file() {
 	else
 		echo memory.max
 	fi
+}
+
+# The memory cgroups below the root, every level, sorted by path.
+memcg_children() {
+	find "$(memcg_root)" -mindepth 1 -type d | sort
 }
 
 # cgroup files report size 0, so read them rather than test -s.
@@ -198,15 +245,15 @@ hog_start() {
 	hog_passes loop &
 }
 
+# Kills what runs in HOG_CGROUP; whether it is empty.
+hog_killed() {
+	xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
+	! memcg_has_processes "$HOG_CGROUP"
+}
+
 hog_stop() {
-	local tries=0
 	[ -d "$HOG_CGROUP" ] || return 0
-	while memcg_has_processes "$HOG_CGROUP"; do
-		xargs kill -9 <"$HOG_CGROUP/cgroup.procs" 2>/dev/null || true
-		tries=$((tries + 1))
-		[ "$tries" -lt 100 ] || fail "reclaim processes in $HOG_CGROUP do not die"
-		sleep 0.1
-	done
+	wait_until 10 hog_killed || fail "reclaim processes in $HOG_CGROUP do not die"
 	wait 2>/dev/null || true
 	rm -f "$HOG_FILE"
 	rmdir "$HOG_CGROUP"
@@ -261,21 +308,54 @@ trace_calls() {
 	return "$status"
 }
 
-# Work COMMAND... queued runs on a kworker right after it.
-then_settle() {
-	local status=0
+# Whether every vmpressure work item queued since the trace began has run
+# (the workqueue_queue_work event counts the queueing, the function tracer
+# the runs; a pending item queued again is not queued twice).
+work_fn_queued() {
+	grep -c 'workqueue_queue_work: .* function=vmpressure_work_fn ' "$TRACEFS/trace" || true
+}
+
+work_fn_ran() {
+	grep -c ': vmpressure_work_fn <-' "$TRACEFS/trace" || true
+}
+
+work_fn_drained() {
+	[ "$(work_fn_ran)" -ge "$(work_fn_queued)" ]
+}
+
+# COMMAND..., then the wait until the work it queued has run on a kworker.
+# A work item pending before the trace runs once: two runs with no queueing
+# seen means the event is not what work_fn_drained reads, and the wait
+# would wait for nothing.
+then_drain_work() {
+	local status=0 queued ran
 	"$@" || status=$?
-	sleep 0.5
+	wait_until 30 work_fn_drained || fail "vmpressure work queued under reclaim had not run 30 s later"
+	queued=$(work_fn_queued)
+	ran=$(work_fn_ran)
+	[ "$ran" -le 1 ] || [ "$queued" -gt 0 ] ||
+		fail "vmpressure_work_fn ran $ran times, yet no workqueue_queue_work event named it: the wait for queued work sees none"
 	return "$status"
 }
 
-# Runs COMMAND... (its output to stderr) and prints how often
-# vmpressure_work_fn ran meanwhile, counted by the kernel's own function
-# tracer: evidence that does not take vmpressure_ctl's word for it. The
-# tracer's ftrace_ops sits on vmpressure_work_fn, never on a hooked function.
+# Runs COMMAND... in this shell and sets TRACE_CALLS to how often
+# vmpressure_work_fn ran meanwhile and until the work items queued
+# meanwhile ran, counted by the kernel's own function tracer: evidence
+# that does not take vmpressure_ctl's word for it, and a 0 that is not
+# merely early. The tracer's ftrace_ops sits on vmpressure_work_fn, never
+# on a hooked function. COMMAND's status; call it outside $(...).
+trace_work_fn() {
+	local status=0
+	tracefs_write events/workqueue/workqueue_queue_work/enable 1
+	trace_calls vmpressure_work_fn vmpressure_work_fn '' then_drain_work "$@" || status=$?
+	tracefs_write events/workqueue/workqueue_queue_work/enable 0
+	return "$status"
+}
+
+# trace_work_fn with COMMAND's output on stderr and the count on stdout.
 work_fn_runs() {
 	local status=0
-	trace_calls vmpressure_work_fn vmpressure_work_fn '' then_settle "$@" >&2 || status=$?
+	trace_work_fn "$@" >&2 || status=$?
 	echo "$TRACE_CALLS"
 	return "$status"
 }
@@ -339,7 +419,10 @@ kprobes_switch_usable() {
 }
 
 test_leaves_a_mess() {
-	tracefs_write set_ftrace_filter "$(head -n 1 "$TRACEFS/available_filter_functions" | cut -d' ' -f1)"
+	local first
+	first=$(awk 'NR == 1 { print $1; exit }' "$TRACEFS/available_filter_functions")
+	[ -n "$first" ] || fail "available_filter_functions is empty"
+	tracefs_write set_ftrace_filter "$first"
 	tracefs_write set_ftrace_pid $$
 	tracefs_write current_tracer function
 	[ ! -e "$TRACEFS/kprobe_events" ] || tracefs_write kprobe_events 'p:vmtest_leftover vfs_read'
@@ -367,6 +450,13 @@ test_slate_clean() {
 		fail "kprobes are disabled"
 	[ "$(cat /proc/sys/kernel/ftrace_enabled)" = 1 ] || fail "kernel.ftrace_enabled is 0"
 	[ ! -d "$CLEAN_SLATE_MEMCG" ] || fail "$CLEAN_SLATE_MEMCG is still there"
+}
+
+# Tests run under pipefail: a pipeline whose first command fails fails.
+test_pipefail_set() {
+	if false | true; then
+		fail "a pipeline whose first command failed succeeded: no pipefail in the test's shell"
+	fi
 }
 
 # Taint bits other than O (out-of-tree), E (unsigned module) and those a

@@ -16,9 +16,13 @@
 # A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test) gets
 # "# taint allowed: BITS by NAME" before its result; the harness then accepts
 # K in the final taint value.
-set -eu
-# shellcheck source=tests/vm/guest/lib.sh
-. /vmtest/lib.sh
+set -eu -o pipefail
+# The guest lib: lib.sh, then the lib-*.sh helpers built on it.
+LIB_FILES="/vmtest/lib.sh $(find /vmtest -name 'lib-*.sh' | LC_ALL=C sort)"
+for f in $LIB_FILES; do
+	# shellcheck source=/dev/null
+	. "$f"
+done
 
 TEST_FILES="/vmtest/tests.sh $(find /vmtest -name 'tests-*.sh' | LC_ALL=C sort)"
 TESTS=$(cat /etc/vmtest/tests)
@@ -42,10 +46,6 @@ watch_test() {
 	wait_until "$TERM_GRACE" process_gone "$2" ||
 		echo "vmtest: $1 still running ${TERM_GRACE}s after TERM, killing it"
 	kill -s KILL "-$2" 2>/dev/null || true
-}
-
-process_gone() {
-	! kill -0 "$1" 2>/dev/null
 }
 
 # Each test runs as the leader of its own process group, so that what it
@@ -73,33 +73,15 @@ ktap_reason() {
 }
 
 # Memory cgroups there before the first test: any other is a test's.
-memcg_dirs() {
-	find "$(memcg_root)" -mindepth 1 -type d | sort
-}
-BOOT_MEMCGS=$(memcg_dirs)
+BOOT_MEMCGS=$(memcg_children)
 
 remove_leftover_memcgs() {
 	local dir
 	# Reverse order: a child before its parent.
-	for dir in $(memcg_dirs | sort -r); do
+	for dir in $(memcg_children | sort -r); do
 		! echo "$BOOT_MEMCGS" | grep -qxF "$dir" || continue
 		xargs kill -9 <"$dir/cgroup.procs" 2>/dev/null || true
 		wait_until 10 rmdir "$dir" 2>/dev/null || fail "cannot remove $dir, which a test left"
-	done
-}
-
-# The test-only modules that hold vmpressure() (tests/vm/kmods), a livepatch
-# first disabled and its transition over.
-unload_test_modules() {
-	local patch name names
-	for patch in /sys/kernel/livepatch/*; do
-		[ -d "$patch" ] || continue
-		echo 0 >"$patch/enabled" 2>/dev/null || true
-		wait_until 60 test ! -d "$patch" || fail "the livepatch ${patch##*/} does not go after its disable"
-	done
-	names=$(awk '$1 ~ /^vmpc_test_/ { print $1 }' /proc/modules)
-	for name in $names; do
-		wait_until 10 rmmod "$name" 2>/dev/null || fail "cannot unload $name, which a test left loaded"
 	done
 }
 
@@ -145,10 +127,6 @@ reset_state() {
 	reset_tracing
 }
 
-uptime_s() {
-	cut -d' ' -f1 /proc/uptime
-}
-
 ktap "KTAP version 1"
 ktap "# kernel: $(uname -r), cgroup $(if have_memcg_v1; then echo v1; else echo v2; fi), pressure events $(if have_pressure_level; then echo yes; else echo no; fi)"
 # shellcheck disable=SC2086 # one word per test name
@@ -160,7 +138,7 @@ n=0
 for t in $TESTS; do
 	n=$((n + 1))
 	rm -f "$REASON_FILE" "$SKIP_MARK" "$TAINT_ALLOWED_FILE"
-	start=$(uptime_s)
+	read -r start _ </proc/uptime
 	echo "=== $n $t (uptime ${start}s)"
 	if ! (reset_state); then
 		echo "cannot give it a clean slate: $(cat "$REASON_FILE")" | ktap_reason
@@ -169,8 +147,8 @@ for t in $TESTS; do
 	fi
 	status=0
 	# shellcheck disable=SC2016 # expanded by the test's own shell
-	setsid sh -eu -c 'trap "exit 143" TERM; . /vmtest/lib.sh; for f in $2; do . "$f"; done; "test_$1"' \
-		test "$t" "$TEST_FILES" 3>&- &
+	setsid sh -eu -o pipefail -c 'trap "exit 143" TERM; for f in $2; do . "$f"; done; "test_$1"' \
+		test "$t" "$LIB_FILES $TEST_FILES" 3>&- &
 	test_pid=$!
 	watch_test "$t" "$test_pid" 3>&- &
 	watchdog_pid=$!
@@ -195,6 +173,6 @@ for t in $TESTS; do
 		ktap_reason <"$REASON_FILE"
 		ktap "not ok $n $t"
 	fi
-	ktap "# time: $t $(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }')"
+	ktap "# time: $t $(awk -v a="$start" '{ printf "%.1f", $1 - a }' /proc/uptime)"
 done
 ktap "# tainted: $(cat /proc/sys/kernel/tainted)"

@@ -4,7 +4,7 @@
 # memcg is throttled. vmpctl check runs loopback TCP next to its reclaim
 # and must see memory.events' sock_throttled move with the knob at 1, stay
 # exactly still at 0 and move again at 1, on kernels that count it.
-# Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
+# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
 CGV2_PROBE=/sys/fs/cgroup/vmtest-cgv2-probe
@@ -23,16 +23,6 @@ kernel_has_sock_throttled() {
 	return "$found"
 }
 
-# Field NAME of one line of JSON in FILE: a number, "null" or empty.
-json_field() {
-	sed -n "s/.*\"$1\":\([0-9.]*\|null\)[,}].*/\1/p" "$2"
-}
-
-# Splits vmpctl check --json in FILE into one line per phase in /tmp/cgv2.phases.
-split_phases() {
-	sed 's/{"phase":/\n/g' "$1" | sed -n '2,$p' >/tmp/cgv2.phases
-	[ "$(wc -l </tmp/cgv2.phases)" -eq 3 ] || fail "vmpctl check --json has no three phases"
-}
 
 # Issue 12: the knob's effect on TCP, by the kernel's own count.
 # group: core
@@ -46,16 +36,15 @@ test_check_sock_throttled_follows_knob() {
 	cat /tmp/cgv2-check.json
 	[ "$status" -eq 0 ] || fail "vmpctl check exited $status"
 	expect_knob 1 "after vmpctl check"
-	split_phases /tmp/cgv2-check.json
+	check_phases /tmp/cgv2-check.json >/tmp/cgv2.phases
+	[ "$(wc -l </tmp/cgv2.phases)" -eq 3 ] || fail "vmpctl check --json has no three phases"
 	while read -r line; do
 		phase=$((phase + 1))
 		echo "$line" >/tmp/cgv2.phase
-		knob=$(json_field knob /tmp/cgv2.phase)
-		throttled=$(json_field sock_throttled /tmp/cgv2.phase)
-		echo "phase $phase knob $knob: sock_throttled +$throttled, net $(sed -n 's/.*"net":\({[^}]*}\).*/\1/p' /tmp/cgv2.phase)"
-		case $throttled in
-		'' | null) fail "phase $phase: no sock_throttled in vmpctl's JSON" ;;
-		esac
+		knob=$(json_number knob /tmp/cgv2.phase)
+		throttled=$(json_number sock_throttled /tmp/cgv2.phase)
+		echo "phase $phase knob $knob: sock_throttled +$throttled, net $(json_object net /tmp/cgv2.phase)"
+		[ -n "$throttled" ] || fail "phase $phase: no sock_throttled in vmpctl's JSON"
 		if [ "$knob" = 1 ]; then
 			[ "$throttled" -gt 0 ] || fail "phase $phase (knob 1): sock_throttled did not move"
 		else
@@ -63,10 +52,6 @@ test_check_sock_throttled_follows_knob() {
 		fi
 	done </tmp/cgv2.phases
 	[ "$phase" -eq 3 ] || fail "read $phase phases"
-}
-
-memcg_children() {
-	find "$(memcg_root)" -mindepth 1 -maxdepth 1 -type d | sort
 }
 
 # Issue 12: vmpctl net runs TCP in a memcg at its limit and reports it.
@@ -77,11 +62,11 @@ test_vmpctl_net_reports_throughput() {
 	vmpctl net --json --seconds 3 >/tmp/net.json || status=$?
 	cat /tmp/net.json
 	[ "$status" -eq 0 ] || fail "vmpctl net exited $status"
-	bytes=$(json_field bytes /tmp/net.json)
-	rate=$(json_field 'MB\/s' /tmp/net.json)
+	bytes=$(json_number bytes /tmp/net.json)
+	rate=$(json_number 'MB\/s' /tmp/net.json)
 	[ "${bytes:-0}" -gt 0 ] || fail "vmpctl net received '$bytes' bytes"
 	case $rate in
-	'' | null | 0 | 0.0) fail "vmpctl net reports a throughput of '$rate' MB/s" ;;
+	'' | 0 | 0.0) fail "vmpctl net reports a throughput of '$rate' MB/s" ;;
 	esac
 	grep -q '"private_netns":true' /tmp/net.json || fail "vmpctl net did not get a network namespace of its own"
 	[ "$(memcg_children)" = "$before" ] || fail "cgroups left after vmpctl net: $(memcg_children | tr '\n' ' ')"
@@ -114,7 +99,7 @@ test_vmpctl_watch_sock_throttled() {
 		fail "vmpctl watch did not start in 10 s: $(cat /tmp/watch.err)"
 	vmpctl net --cgroup "$cg" --seconds 4 --json >/tmp/watch-net.json || status=$?
 	cat /tmp/watch-net.json
-	counted=$(json_field sock_throttled /tmp/watch-net.json)
+	counted=$(json_number sock_throttled /tmp/watch-net.json)
 	# one notification can lag the last increment by the kernel's 10 ms
 	# rate limit; the watch also re-reads every second
 	wait_until 10 watch_printed "$counted" || true
@@ -124,7 +109,7 @@ test_vmpctl_watch_sock_throttled() {
 	rmdir "$cg"
 	[ "$status" -eq 0 ] || fail "vmpctl net --cgroup $cg exited $status"
 	case $counted in
-	'' | null | 0) fail "sock_throttled did not move in $cg ('$counted')" ;;
+	'' | 0) fail "sock_throttled did not move in $cg ('$counted')" ;;
 	esac
 	grep -q '  sock_throttled  ' /tmp/watch.out || fail "vmpctl watch printed no sock_throttled line"
 	printed=$(watch_sum)
@@ -160,7 +145,7 @@ test_net_socket_pressure_follows_knob() {
 		for try in 1 2; do
 			status=0
 			if [ "$tracer" = yes ]; then
-				trace_calls vmpressure_work_fn vmpressure_work_fn '' net_phase || status=$?
+				trace_work_fn net_phase || status=$?
 				work=$TRACE_CALLS
 			else
 				net_phase || status=$?
@@ -177,10 +162,10 @@ test_net_socket_pressure_follows_knob() {
 		done
 		cat /tmp/net-phase.json
 		[ "$status" -eq 0 ] || fail "phase $phase: vmpctl net exited $status"
-		throttled=$(json_field sock_throttled /tmp/net-phase.json)
-		drops=$(json_field rcv_ssthresh_drops /tmp/net-phase.json)
-		echo "phase $phase knob $knob: sock_throttled $throttled, vmpressure_work_fn ${work:--}, rcv_ssthresh cuts $drops, $(json_field 'MB\/s' /tmp/net-phase.json) MB/s"
-		if [ "$throttled" != null ]; then
+		throttled=$(json_number sock_throttled /tmp/net-phase.json)
+		drops=$(json_number rcv_ssthresh_drops /tmp/net-phase.json)
+		echo "phase $phase knob $knob: sock_throttled $throttled, vmpressure_work_fn ${work:--}, rcv_ssthresh cuts $drops, $(json_number 'MB\/s' /tmp/net-phase.json) MB/s"
+		if [ -n "$throttled" ]; then
 			if [ "$knob" = 1 ]; then
 				[ "$throttled" -gt 0 ] || fail "phase $phase (knob 1): sock_throttled did not move"
 			else
@@ -204,7 +189,6 @@ test_net_socket_pressure_follows_knob() {
 # FAIL (exit 1) for that reason: sock_throttled where the kernel counts it
 # (7.3), the function tracer's count of the work item where it does not
 # (6.12).
-# load_testing and friends are tests-module.sh's, sourced with this file.
 # group: hooks
 # requires: cgroup-v2
 test_check_catches_count_only_hook() {

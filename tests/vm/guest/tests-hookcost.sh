@@ -5,7 +5,7 @@
 # stack traces the kernel's unwinder takes from inside the direct backend's
 # trampoline and the stub (a kprobe of tests/vm/kmods/unwind), every
 # backend of the lane.
-# Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
+# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
 # The ftrace backend asks for full pt_regs (R in enabled_functions) only
@@ -53,8 +53,8 @@ unwind_from() {
 	evidence_round
 	rmmod vmpc_test_unwind
 	dmesg | sed 's/^\[[ 0-9.]*\] *//' | awk '
-		/vmpc_test_unwind: stack at/ { on = 1; next }
-		/vmpc_test_unwind: end of stack/ { if (on) exit }
+		/vmpc_test_unwind: stack at/ { on = !done; next }
+		/vmpc_test_unwind: end of stack/ { done = done || on; on = 0; next }
 		on && /^[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+/ { print }' >"/tmp/unwind-$symbol"
 }
 

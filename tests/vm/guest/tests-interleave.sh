@@ -6,21 +6,23 @@
 # too long are dropped and counted, the kept pairs are balanced (AB:BA,
 # slices after a flip) and judged by the sign-flip test with a carry-over
 # check, and with both arms at 1 (an A/A run) no effect is found.
-# Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
+# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
 # pft at a steady rate in a memcg a quarter of its size (reclaim into zram
 # all along), a rate line every 50 ms; ab ends it long before --duration.
 IL_PFT="vmpctl pft --size 64M --memcg-limit 16M --duration 600 --report-interval 0.05"
 
-# il_field FILE KEY: the first number after "KEY": in ab's JSON.
-il_field() {
-	sed -n "s/.*\"$2\":\([-0-9.e+]*\).*/\1/p" "$1" | head -n 1
+# il_count FILE TEXT: how often TEXT occurs in FILE (0 is an answer).
+il_count() {
+	awk -v text="$2" '{ while ((i = index($0, text)) > 0) { n++; $0 = substr($0, i + length(text)) } } END { print n + 0 }' "$1"
 }
 
-# il_count FILE PATTERN: how often PATTERN occurs in FILE.
-il_count() {
-	grep -o "$2" "$1" | wc -l
+# A run that reports must have made all its pairs: one stopped by -T
+# (--max-time) or by pft's end with a few is a failure, not a pass.
+il_expect_all_pairs() {
+	grep -q '"out_of_time":false' "$1" || fail "vmpctl ab stopped by --max-time before all pairs"
+	grep -q '"command_ended":false' "$1" || fail "vmpctl ab's command ended before all pairs"
 }
 
 # il_run NAME ARGS...: vmpctl ab --interleave ARGS -- pft, JSON in
@@ -44,17 +46,18 @@ test_vmpctl_ab_interleave_pft() {
 	need_module
 	expect_knob 1 "before vmpctl ab --interleave"
 
-	il_run interleave --interleave 1 --max-flip 5 -n 6 -T 30 -H
+	il_run interleave --interleave 1 --max-flip 5 -n 6 -T 40 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave exited $il_status"
+	il_expect_all_pairs /tmp/interleave.json
 	expect_knob 1 "after vmpctl ab --interleave"
 	kept_a=$(il_count /tmp/interleave.json '"arm":"A","fate":"kept"')
 	kept_b=$(il_count /tmp/interleave.json '"arm":"B","fate":"kept"')
-	straddling=$(il_field /tmp/interleave.json straddling)
-	to_b=$(sed -n 's/.*"a_to_b":{"n":\([0-9]*\),.*/\1/p' /tmp/interleave.json)
+	straddling=$(json_number straddling /tmp/interleave.json)
+	to_b=$(json_object a_to_b /tmp/interleave.json | json_number n)
 	echo "kept slices: A $kept_a, B $kept_b; intervals straddling a flip: $straddling; flips to B: $to_b"
-	echo "B vs A: $(il_field /tmp/interleave.json diff_pct)%, sign-flip p $(il_field /tmp/interleave.json signflip_p), MDE $(il_field /tmp/interleave.json mde_pct)%"
-	echo "balance: $(grep -o '"balance":{[^}]*}' /tmp/interleave.json)"
-	echo "carry-over: $(grep -o '"carry_over":{[^}]*}' /tmp/interleave.json)"
+	echo "B vs A: $(json_number diff_pct /tmp/interleave.json)%, sign-flip p $(json_number signflip_p /tmp/interleave.json), MDE $(json_number mde_pct /tmp/interleave.json)%"
+	echo "balance: $(json_object balance /tmp/interleave.json)"
+	echo "carry-over: $(json_object carry_over /tmp/interleave.json)"
 	grep -q '"test":"sign-flip"' /tmp/interleave.json || fail "the report's test is not the sign-flip test"
 	# no flip is over --max-flip 5: nothing arm-dependent was dropped
 	grep -q '"balanced":true}' /tmp/interleave.json || fail "the kept pairs are unbalanced"
@@ -68,7 +71,7 @@ test_vmpctl_ab_interleave_pft() {
 	[ "${to_b:-0}" -gt 0 ] || fail "the knob was never flipped to B"
 	# the kernel's word per slice: B short-circuited, A did not, all reclaimed
 	grep -q '"sanity":{"vmpressure_checks":true,"slices_without_reclaim":0,"b_slices_not_skipped":0,"a_slices_skipped":0}' \
-		/tmp/interleave.json || fail "sanity: $(grep -o '"sanity":{[^}]*}' /tmp/interleave.json)"
+		/tmp/interleave.json || fail "sanity: $(json_object sanity /tmp/interleave.json)"
 }
 
 # A flip limit below any knob write drops every slice after a flip: no
@@ -91,16 +94,17 @@ test_vmpctl_ab_interleave_identical_arms() {
 	local p
 	command -v vmpctl >/dev/null || fail "vmpctl is not in the initramfs"
 	need_module
-	il_run identical --interleave 1 --a 1 --b 1 -n 6 -T 16 -H
+	il_run identical --interleave 1 --a 1 --b 1 -n 6 -T 40 -H
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave --a 1 --b 1 exited $il_status"
+	il_expect_all_pairs /tmp/identical.json
 	expect_knob 1 "after the A/A run"
-	p=$(il_field /tmp/identical.json signflip_p)
-	echo "A/A: B vs A $(il_field /tmp/identical.json diff_pct)%, p $p, verdict $(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/identical.json)"
+	p=$(json_number signflip_p /tmp/identical.json)
+	echo "A/A: B vs A $(json_number diff_pct /tmp/identical.json)%, p $p, verdict $(json_string verdict /tmp/identical.json)"
 	[ -n "$p" ] || fail "no p in the A/A report"
 	awk -v p="$p" 'BEGIN { exit !(p >= 0.001) }' || fail "A/A run found an effect: p $p"
 	# the knob stayed at 1: no slice short-circuited, no flip changed it
 	grep -q '"a_slices_skipped":0}' /tmp/identical.json ||
-		fail "a slice of the A/A run short-circuited: $(grep -o '"sanity":{[^}]*}' /tmp/identical.json)"
+		fail "a slice of the A/A run short-circuited: $(json_object sanity /tmp/identical.json)"
 	grep -q '"toggles":{"a_to_b":{"n":0,' /tmp/identical.json ||
 		fail "the A/A run changed the knob"
 	[ "$(il_count /tmp/identical.json '"arm":"B","fate":"kept"')" -ge 2 ] ||

@@ -8,140 +8,8 @@
 # each function in its own `sh -eu`, starting with the shipped module loaded
 # at enabled=1.
 
-EXTRA_DIR=/lib/modules/$(uname -r)/extra
-TESTING_MODULE=$EXTRA_DIR/testing/vmpressure_ctl.ko
-ARMED=$KNOB_DIR/armed
-LIVEPATCH_DIR=/sys/kernel/livepatch/vmpc_test_livepatch
 # TAINT_LIVEPATCH, which the livepatch conflict test brings in.
 TAINT_K=32768
-
-lane_backends() {
-	cat /etc/vmtest/backends
-}
-
-kconfig_on() {
-	grep -q "^CONFIG_$1=y" /etc/vmtest/kconfig
-}
-
-# dmesg lines logged since the last clear_log.
-clear_log() {
-	dmesg -c >/dev/null
-}
-
-new_log() {
-	dmesg
-}
-
-# insmod of the shipped module (or the test-only build with --testing) that
-# must fail: prints insmod's error message.
-insmod_must_fail() {
-	local module=$MODULE out
-	if [ "$1" = --testing ]; then
-		module=$TESTING_MODULE
-		shift
-	fi
-	if out=$(insmod "$module" "$@" 2>&1); then
-		fail "insmod $* succeeded, expected it to fail"
-	fi
-	! module_loaded || fail "insmod $* failed, but $KNOB_DIR exists"
-	echo "$out"
-}
-
-load_testing() {
-	unload_stock_or_testing
-	[ -e "$TESTING_MODULE" ] || fail "the test-only build $TESTING_MODULE is missing"
-	insmod "$TESTING_MODULE" "$@" || fail "insmod testing/vmpressure_ctl.ko $* failed"
-	module_loaded || fail "insmod testing/vmpressure_ctl.ko $* left no $KNOB_DIR"
-}
-
-# Unloads vmpressure_ctl, whichever build, from either state.
-unload_stock_or_testing() {
-	module_loaded || return 0
-	unload_module
-}
-
-# Loads the shipped module with method=BACKEND and more parameters.
-load_backend() {
-	local backend=$1
-	shift
-	unload_stock_or_testing
-	load_module method="$backend" "$@"
-	[ "$(cat "$KNOB_DIR/method")" = "$backend" ] ||
-		fail "loaded with method=$backend, method reads $(cat "$KNOB_DIR/method")"
-}
-
-# Writes VALUE (a printf format, so '\n' is a newline) to the knob: status
-# and error text of the write.
-knob_write() {
-	# shellcheck disable=SC2059 # the value is the format: its escapes count
-	printf "$1" >/tmp/knob-value
-	{ dd if=/tmp/knob-value of="$KNOB" bs=4096 count=1 conv=notrunc >/dev/null; } 2>&1
-}
-
-# A write that must fail with ERRTEXT (strerror) and change nothing.
-expect_write_fails() {
-	local value=$1 errtext=$2 label=$3 before out
-	before=$(knob)
-	if out=$(knob_write "$value"); then
-		fail "$label: writing '$value' succeeded"
-	fi
-	case $out in
-	*"$errtext"*) ;;
-	*) fail "$label: writing '$value': expected '$errtext', got: $out" ;;
-	esac
-	expect_knob "$before" "$label: after the refused write of '$value'"
-}
-
-expect_armed() {
-	[ "$(cat "$ARMED")" = "$1" ] || fail "$2: armed reads $(cat "$ARMED"), expected $1"
-}
-
-# The lines of enabled_functions and of kprobes' list that name a target.
-hook_lines() {
-	grep -E '^(vmpressure|vmpressure_prio)[[:space:]]' "$ENABLED_FUNCTIONS" || true
-	grep -E '[[:space:]](vmpressure|vmpressure_prio)\+0x0([[:space:]]|$)' \
-		/sys/kernel/debug/kprobes/list 2>/dev/null || true
-}
-
-expect_no_hook_lines() {
-	[ -z "$(hook_lines)" ] || fail "$1: a target is still hooked: $(hook_lines | tr '\n' ' ')"
-}
-
-# One reclaim pass of 40 MiB through the hog's 24 MiB limit: vmpressure()'s
-# work runs about 8 times in it on 6.1 and 6.12, in a third of the time of
-# the usual 64 MiB pass.
-evidence_round() {
-	# shellcheck disable=SC2034 # hog_passes reads it (dynamic scope)
-	local HOG_FILE_MIB=40
-	hog_once
-}
-
-# vmpressure()'s own work while one reclaim pass runs, counted by the
-# function tracer: stopped (0 runs) or running (more than 0). On kernels
-# without vmpressure_work_fn (MEMCG_V1=n) skipped has to do.
-expect_work_stopped() {
-	local runs before
-	if have_work_fn; then
-		# The positive control of the same round: reclaim reached vmpressure().
-		before=$(skipped_count)
-		runs=$(work_fn_runs evidence_round)
-		echo "$1: vmpressure_work_fn ran $runs times, skipped $before -> $(skipped_count)"
-		[ "$runs" -eq 0 ] || fail "$1: vmpressure_work_fn ran $runs times during reclaim"
-		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow in the round: no reclaim reached vmpressure()"
-	else
-		before=$(skipped_count)
-		evidence_round
-		[ "$(skipped_count)" -gt "$before" ] || fail "$1: skipped did not grow under reclaim"
-	fi
-}
-
-expect_work_runs() {
-	local runs
-	have_work_fn || return 0
-	runs=$(work_fn_runs evidence_round)
-	echo "$1: vmpressure_work_fn ran $runs times"
-	[ "$runs" -gt 0 ] || fail "$1: vmpressure_work_fn never ran during reclaim"
-}
 
 # One boolean word per line: the value it means, then the word.
 knob_words() {
@@ -247,7 +115,7 @@ test_method_errors() {
 	*"Operation not supported"*) ;;
 	*) fail "method=bogus: expected EOPNOTSUPP, insmod said: $out" ;;
 	esac
-	new_log | grep -q 'method=bogus: no such method; this build has: auto ' ||
+	log_has 'method=bogus: no such method; this build has: auto ' ||
 		fail "method=bogus: no clear message: $(new_log)"
 	for backend in direct ftrace kprobe; do
 		case " $(lane_backends) " in
@@ -259,7 +127,7 @@ test_method_errors() {
 		*"Operation not supported"*) ;;
 		*) fail "method=$backend (not on this lane): expected EOPNOTSUPP, got: $out" ;;
 		esac
-		new_log | grep -q "method=$backend: not built for this kernel" ||
+		log_has "method=$backend: not built for this kernel" ||
 			fail "method=$backend: no clear message: $(new_log)"
 	done
 	# A refusal the kernel gives (injected: EINVAL, which the kernel's own
@@ -271,9 +139,9 @@ test_method_errors() {
 		*"Invalid argument"*) ;;
 		*) fail "method=$backend refused: expected EINVAL, insmod said: $out" ;;
 		esac
-		new_log | grep -q "$backend: the kernel refused to resolve vmpressure: -22" ||
+		log_has "$backend: the kernel refused to resolve vmpressure: -22" ||
 			fail "method=$backend refused: no clear message: $(new_log)"
-		! new_log | grep -q "no such method" || fail "method=$backend refused reads as no such method"
+		! log_has "no such method" || fail "method=$backend refused reads as no such method"
 		# An attach that fails at load: no sysfs directory, nothing hooked.
 		out=$(insmod_must_fail --testing method="$backend" enabled=0 fail_attach="$backend" fail_errno=5)
 		case $out in
@@ -499,73 +367,6 @@ test_ftrace_disabled() {
 # reload once the other owner left; nothing left hooked after every unload
 # order.
 
-holder_module() {
-	echo "$EXTRA_DIR/vmpc_test_$1.ko"
-}
-
-need_holder() {
-	[ -e "$(holder_module "$1")" ] || skip "$2"
-}
-
-holder_calls() {
-	cat "/sys/module/vmpc_test_$1/parameters/calls"
-}
-
-# Waits until the livepatch's transition is over (patched or unpatched).
-livepatch_settled() {
-	local tries=0
-	while [ -e "$LIVEPATCH_DIR/transition" ] && [ "$(cat "$LIVEPATCH_DIR/transition")" = 1 ]; do
-		tries=$((tries + 1))
-		[ "$tries" -le 600 ] || fail "the livepatch transition did not finish in 60 s: $(grep -l 1 /proc/*/patch_state 2>/dev/null | tr '\n' ' ')"
-		sleep 0.1
-	done
-}
-
-# Loads HOLDER; insmod's status.
-holder_load() {
-	insmod "$(holder_module "$1")" || return
-	[ "$1" != livepatch ] || livepatch_settled
-}
-
-holder_unload() {
-	local tries=0
-	if [ "$1" = livepatch ]; then
-		echo 0 >"$LIVEPATCH_DIR/enabled" || fail "cannot disable the livepatch"
-		livepatch_settled
-		# The patch is freed, and the module released, after the transition.
-		while [ -d "$LIVEPATCH_DIR" ] || ! rmmod vmpc_test_livepatch 2>/dev/null; do
-			tries=$((tries + 1))
-			[ "$tries" -le 100 ] || fail "cannot remove the disabled livepatch"
-			sleep 0.1
-		done
-	else
-		rmmod "vmpc_test_$1" || fail "rmmod vmpc_test_$1 failed"
-	fi
-}
-
-# busy when BACKEND cannot hook vmpressure() next to HOLDER, else shares.
-expected_outcome() {
-	case $2 in
-	direct) if [ "$1" = direct ]; then echo busy; else echo shares; fi ;;
-	*)
-		# A breakpoint kprobe (no KPROBES_ON_FTRACE) is not an ftrace user.
-		if [ "$1" = kprobe ] && ! kconfig_on KPROBES_ON_FTRACE; then
-			echo shares
-		else
-			echo busy
-		fi
-		;;
-	esac
-}
-
-# What the refusal message says about HOLDER's kind of owner.
-owner_phrase() {
-	case $1 in
-	direct) echo "already has an ftrace direct call: a BPF trampoline" ;;
-	*) echo "IPMODIFY ftrace user holds a target" ;;
-	esac
-}
-
 # HOLDER got vmpressure() and we did not: reclaim runs the livepatch's
 # replacement, or passes the other holders' hooks, while skipped stays.
 expect_holder_owns() {
@@ -594,7 +395,7 @@ conflict_holder_first() {
 	clear_log
 	if [ "$outcome" = busy ]; then
 		expect_write_fails 0 "Device or resource busy" "method=$backend under $holder"
-		new_log | grep -q "$backend: cannot hook: -16: .*$(owner_phrase "$holder")" ||
+		log_has "$backend: cannot hook: -16: .*$(owner_phrase "$holder")" ||
 			fail "method=$backend under $holder: the message does not name the owner: $(new_log)"
 		# Refused again the same way: nothing was left half-registered.
 		expect_write_fails 0 "Device or resource busy" "method=$backend under $holder, again"
@@ -642,17 +443,6 @@ conflict_hook_first() {
 	set_knob 1
 	unload_module
 	expect_no_hook_lines "method=$backend first, then $holder, both gone"
-}
-
-# After a failure half-way: every holder out, so that later tests start from
-# the kernel as it was (vmpressure_ctl itself comes back in reset_state).
-conflict_cleanup() {
-	local holder
-	[ ! -d /sys/module/vmpc_test_livepatch ] || holder_unload livepatch
-	for holder in ipmodify direct; do
-		[ ! -d "/sys/module/vmpc_test_$holder" ] || holder_unload "$holder"
-	done
-	unload_stock_or_testing
 }
 
 conflicts_with() {

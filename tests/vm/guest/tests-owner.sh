@@ -6,7 +6,7 @@
 # detach the kernel refuses (the test-only fail_detach), and readers of
 # every attribute across unload.
 # Whatever happens, no WARN (the harness panics on one) and no fallback
-# past an owner. Uses the helpers of lib.sh and tests-module.sh. Run by
+# past an owner. Uses the helpers of lib.sh and lib-module.sh. Run by
 # run-tests.sh, each function in its own `sh -eu`, starting with the
 # shipped module loaded at enabled=1.
 
@@ -82,9 +82,9 @@ test_owner_other_kprobe_first() {
 			clear_log
 			if [ "$backend" = kprobe ]; then
 				expect_write_fails 0 "Device or resource busy" "method=kprobe under another kprobe ($state)"
-				new_log | grep -q 'kprobe: another kprobe sits on vmpressure' ||
+				log_has 'kprobe: another kprobe sits on vmpressure' ||
 					fail "method=kprobe under another kprobe: the log does not name the symbol: $(new_log)"
-				new_log | grep -q 'kprobe: cannot hook: -16: another kprobe sits on a target: .*kprobe_events.*perf probe or bpftrace' ||
+				log_has 'kprobe: cannot hook: -16: another kprobe sits on a target: .*kprobe_events.*perf probe or bpftrace' ||
 					fail "method=kprobe under another kprobe: the log does not name the way out: $(new_log)"
 				expect_armed 0 "method=kprobe under another kprobe ($state)"
 				[ "$(cat "$KNOB_DIR/method")" = kprobe ] || fail "method moved to $(cat "$KNOB_DIR/method")"
@@ -183,12 +183,7 @@ test_owner_auto_never_kprobe() {
 
 # Waits up to 30 s for the log to have a line matching the regex.
 log_shows() {
-	local tries=0
-	until dmesg | grep -qE "$1"; do
-		tries=$((tries + 1))
-		[ "$tries" -le 300 ] || fail "no log line matching '$1' in 30 s: $(dmesg | tail -n 5)"
-		sleep 0.1
-	done
+	wait_until 30 log_has "$1" || fail "no log line matching '$1' in 30 s: $(dmesg | tail -n 5)"
 }
 
 fail_detach_cleanup() {
@@ -233,7 +228,7 @@ test_owner_fail_detach() {
 		echo 1 >"$FAIL_DETACH"
 		clear_log
 		expect_write_fails 1 "Input/output error" "method=$backend, detach failing"
-		new_log | grep -q "$backend: cannot unhook: -5; staying hooked, and loaded" ||
+		log_has "$backend: cannot unhook: -5; staying hooked, and loaded" ||
 			fail "method=$backend: the failed detach is not in the log: $(new_log)"
 		expect_armed 1 "method=$backend, detach failing"
 		! rmmod vmpressure_ctl || fail "method=$backend: rmmod succeeded after a failed detach"

@@ -5,8 +5,8 @@
 # waits for no grace period; rmmod works from either state and leaves
 # nothing hooked; every backend the lane declares loads resident; a conflict
 # refuses the load as it refuses a write of 0 in the default mode. Uses the
-# helpers of lib.sh (expect_hooked) and tests-module.sh (hook_lines,
-# load_backend, the evidence rounds). Run by run-tests.sh, each function in
+# helpers of lib.sh (expect_hooked, hook_lines) and lib-module.sh
+# (load_backend, the evidence rounds). Run by run-tests.sh, each function in
 # its own `sh -eu`, starting with the shipped module loaded at enabled=1.
 
 RESIDENT_PARAM=/sys/module/vmpressure_ctl/parameters/resident
@@ -182,7 +182,7 @@ test_resident_conflict_refuses_load() {
 			*"Device or resource busy"*) ;;
 			*) fail "method=$backend resident enabled=$state under ipmodify: expected EBUSY, got: $out" ;;
 			esac
-			new_log | grep -q "$backend: cannot hook: -16: .*$(owner_phrase ipmodify)" ||
+			log_has "$backend: cannot hook: -16: .*$(owner_phrase ipmodify)" ||
 				fail "method=$backend resident under ipmodify: the message does not name the owner: $(new_log)"
 		done
 	done

@@ -23,11 +23,6 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 # Files the background helpers of one test share with it.
 TORTURE_DIR=/tmp/torture
 
-# Seconds since boot, for the progress lines.
-uptime_s() {
-	cut -d. -f1 /proc/uptime
-}
-
 # Every torture test starts here: the module loaded, and a lane that runs
 # the torture.
 need_torture() {
@@ -128,15 +123,20 @@ hooked_targets_agree() {
 
 # One reclaim pass in HOG_CGROUP that pushes 16 MiB past its limit: some
 # windows of scanned pages for vmpressure, at a third of the cost of lib.sh's
-# full pass on the debug kernel. Then time for the last window's work item
-# to run and deliver its events.
-hog_pass_settled() {
+# full pass on the debug kernel.
+hog_pass_short() {
 	(
 		# shellcheck disable=SC2034 # read by hog_once
 		HOG_FILE_MIB=$((HOG_LIMIT_MIB + 16))
 		hog_once
 	)
-	sleep 1
+}
+
+# hog_pass_short, then the wait until the work items it queued have run
+# (they deliver the pressure events); prints how often they ran.
+hog_pass_settled() {
+	trace_work_fn hog_pass_short >&2
+	echo "$TRACE_CALLS"
 }
 
 # The knob, the hooks in tracefs and the kernel's own evidence agree: with
@@ -146,7 +146,7 @@ expect_state_agrees() {
 	local before runs
 	hooked_targets_agree "$1"
 	before=$(skipped_count)
-	runs=$(work_fn_runs hog_pass_settled)
+	runs=$(work_fn_runs hog_pass_short)
 	echo "$1: knob $(knob), vmpressure_work_fn ran $runs times in one reclaim pass, skipped $before -> $(skipped_count)"
 	if [ "$(knob)" = 1 ]; then
 		[ "$runs" -gt 0 ] || fail "$1: knob 1 but vmpressure_work_fn never ran under reclaim"
@@ -490,16 +490,31 @@ test_knob_fuzz() {
 # vmpctl watch on CGROUP in the background, its events in NAME.out; returns
 # once it has registered.
 watch_start() {
-	local tries=0
 	vmpctl watch --cgroup "$1" >"$TORTURE_DIR/$2.out" 2>"$TORTURE_DIR/$2.err" &
 	echo $! >"$TORTURE_DIR/$2.pid"
-	until grep -q 'listening on' "$TORTURE_DIR/$2.err"; do
-		tries=$((tries + 1))
-		[ "$tries" -le 100 ] || fail "vmpctl watch on $1 did not register in 10 s: $(cat "$TORTURE_DIR/$2.err")"
-		sleep 0.1
+	wait_until 10 grep -q 'listening on' "$TORTURE_DIR/$2.err" ||
+		fail "vmpctl watch on $1 did not register in 10 s: $(cat "$TORTURE_DIR/$2.err")"
+}
+
+# Whether watcher PID has read every event the kernel signalled (its
+# eventfds count 0) and printed it (it sleeps, waiting for more).
+watch_caught_up() {
+	! grep -qs '^eventfd-count: *0*[1-9a-f]' /proc/"$1"/fdinfo/* &&
+		[ "$(cut -d' ' -f3 "/proc/$1/stat")" = S ]
+}
+
+# Waits until watchers NAME... caught up; one without an eventfd to read
+# would pass the wait unseen, so that fails.
+watch_settle() {
+	local name pid
+	for name in "$@"; do
+		pid=$(cat "$TORTURE_DIR/$name.pid")
+		grep -qs '^eventfd-count:' /proc/"$pid"/fdinfo/* || fail "vmpctl watch $name ($pid) has no eventfd open"
+		wait_until 10 watch_caught_up "$pid" || fail "vmpctl watch $name did not catch up with its events in 10 s"
 	done
 }
 
+# The events watcher NAME printed (once watch_settle saw it catch up).
 watch_events() {
 	wc -l <"$TORTURE_DIR/$1.out"
 }
@@ -517,7 +532,7 @@ watch_stop() {
 # group: torture
 # requires: cgroup-v1
 test_listeners_survive_disable() {
-	local before_a
+	local before_a runs
 	need_torture
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only)"
 	have_pressure_level || skip "this kernel refuses cgroup.event_control registrations (PREEMPT_RT)"
@@ -525,17 +540,20 @@ test_listeners_survive_disable() {
 	torture_dir_reset
 	hog_cgroup_create
 	watch_start "$HOG_CGROUP" early
-	hog_pass_settled
-	[ "$(watch_events early)" -gt 0 ] || fail "a listener got no events with the knob at 1"
+	runs=$(hog_pass_settled)
+	watch_settle early
+	[ "$(watch_events early)" -gt 0 ] || fail "a listener got no events with the knob at 1 ($runs work runs)"
 	set_knob 0
-	sleep 1
 	before_a=$(watch_events early)
 	watch_start "$HOG_CGROUP" late
-	hog_pass_settled
+	runs=$(hog_pass_settled)
+	[ "$runs" -eq 0 ] || fail "vmpressure's work ran $runs times with the knob at 0"
+	watch_settle early late
 	[ "$(watch_events early)" -eq "$before_a" ] || fail "a listener got events with the knob at 0"
 	[ "$(watch_events late)" -eq 0 ] || fail "a listener registered at 0 got events with the knob at 0"
 	set_knob 1
-	hog_pass_settled
+	runs=$(hog_pass_settled)
+	watch_settle early late
 	[ "$(watch_events early)" -gt "$before_a" ] || fail "the listener registered before the disable got no events after re-enabling"
 	[ "$(watch_events late)" -gt 0 ] || fail "the listener registered while disabled got no events once enabled"
 	echo "listeners: early $(watch_events early) events ($before_a before the disable), late $(watch_events late)"
@@ -550,7 +568,7 @@ test_listeners_survive_disable() {
 # group: torture
 # requires: cgroup-v1
 test_listener_cgroup_removed_while_disabled() {
-	local gone tries=0 status=0
+	local gone status=0
 	need_torture
 	have_memcg_v1 || skip "no memory.pressure_level on this kernel (cgroup v2 only)"
 	have_pressure_level || skip "this kernel refuses cgroup.event_control registrations (PREEMPT_RT)"
@@ -564,11 +582,8 @@ test_listener_cgroup_removed_while_disabled() {
 	as_reclaimer gone hog_pass_settled
 	as_reclaimer gone hog_stop
 	[ ! -d "$gone" ] || fail "$gone still exists after rmdir"
-	while kill -0 "$(cat "$TORTURE_DIR/gone.pid")" 2>/dev/null; do
-		tries=$((tries + 1))
-		[ "$tries" -le 100 ] || fail "vmpctl watch still runs 10 s after its cgroup was removed"
-		sleep 0.1
-	done
+	wait_until 10 process_gone "$(cat "$TORTURE_DIR/gone.pid")" ||
+		fail "vmpctl watch still runs 10 s after its cgroup was removed"
 	wait "$(cat "$TORTURE_DIR/gone.pid")" || status=$?
 	[ "$status" -eq 0 ] || fail "vmpctl watch exited $status after its cgroup was removed: $(cat "$TORTURE_DIR/gone.err")"
 	grep -q 'was removed' "$TORTURE_DIR/gone.err" || fail "vmpctl watch did not see the removal: $(cat "$TORTURE_DIR/gone.err")"
@@ -576,6 +591,7 @@ test_listener_cgroup_removed_while_disabled() {
 	hog_cgroup_create
 	watch_start "$HOG_CGROUP" after
 	hog_pass_settled
+	watch_settle after
 	[ "$(watch_events after)" -gt 0 ] || fail "no events in another cgroup after the removal and re-enabling"
 	watch_stop after
 	hog_stop

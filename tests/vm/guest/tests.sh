@@ -21,11 +21,6 @@ expect_skipped_still() {
 	echo "$1: skipped stayed at $after"
 }
 
-# Number NAME from one line of JSON in FILE (empty when null).
-json_number() {
-	sed -n "s/.*\"$1\":\([0-9][0-9]*\).*/\1/p" "$2"
-}
-
 # Sets events (all levels; empty when null, as on cgroup v2) and
 # skipped_delta from FILE, one measurement's JSON.
 read_measurement() {
@@ -222,14 +217,13 @@ test_toggles_under_reclaim() {
 	expect_events_follow_knob "after 100 toggles"
 }
 
+skipped_moved() {
+	[ "$(skipped_count)" -gt 0 ]
+}
+
 # The hook is live under reclaim: skipped moves within a few seconds.
 wait_skipped_moves() {
-	local tries=0
-	while [ "$(skipped_count)" -eq 0 ]; do
-		tries=$((tries + 1))
-		[ "$tries" -le 100 ] || fail "$1: skipped stayed 0 for 10 s under reclaim"
-		sleep 0.1
-	done
+	wait_until 10 skipped_moved || fail "$1: skipped stayed 0 for 10 s under reclaim"
 }
 
 # Issue 2 (g): load and unload while reclaim runs, loading in both states;
@@ -278,7 +272,7 @@ test_vmpctl_check_passes() {
 	cat /tmp/check.json
 	[ "$status" -eq 0 ] || fail "vmpctl check exited $status"
 	expect_knob 1 "after vmpctl check"
-	sed 's/{"phase":/\n/g' /tmp/check.json | sed -n '2,$p' >/tmp/check.phases
+	check_phases /tmp/check.json >/tmp/check.phases
 	[ "$(wc -l </tmp/check.phases)" -eq 3 ] || fail "vmpctl check --json has no three phases"
 	phase=0
 	while read -r line; do
@@ -334,8 +328,9 @@ test_vmpctl_disable_unprivileged() {
 	expect_knob 1 "after vmpctl disable as uid $NOBODY"
 }
 
-memcg_children() {
-	find "$(memcg_root)" -mindepth 1 -type d | sort
+# Whether vmpctl check is in its disabled phase, or gone.
+check_disabled_or_gone() {
+	[ "$(knob)" = 0 ] || ! pidof vmpctl >/dev/null
 }
 
 # Issue 3: a stop signal to every vmpctl process during the disabled phase
@@ -350,13 +345,10 @@ test_vmpctl_check_sigint_cleans_up() {
 	before=$(memcg_children)
 	rm -f /tmp/sigint-sent
 	(
-		tries=0
 		# Stop waiting when check is gone (it may fail before its second phase).
-		while [ "$(knob)" != 0 ] && [ "$tries" -lt 1200 ]; do
-			[ "$tries" -lt 50 ] || pidof vmpctl >/dev/null || break
-			tries=$((tries + 1))
-			sleep 0.1
-		done
+		if wait_until 10 pidof vmpctl >/dev/null; then
+			wait_until 120 check_disabled_or_gone || true
+		fi
 		[ "$(knob)" = 0 ] && echo disabled-phase >/tmp/sigint-sent
 		pidof vmpctl | xargs -r kill -TERM 2>/dev/null || true
 	) &
