@@ -130,9 +130,10 @@ check-hooks:
 check-matrix:
 	$(MAKE) check CHECK_TIER2=yes
 
+# Each demo keeps its A/B's --save file in build/demo/ (scripts/demo).
 demo:
 	scripts/deps vm
-	tests/vm/run --demo $(DEMO_LANE)
+	scripts/demo $(DEMO_LANE) tests/vm/guest/demo.sh
 
 # The cgroup-v2 story on Debian 13's 7.3 (sock_throttled): tests/vm/guest/demo-v2.sh.
 demo-v2:

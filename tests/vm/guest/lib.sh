@@ -109,6 +109,14 @@ not() {
 	! "$@"
 }
 
+# Prints a demo's vmpctl ab --save FILE on the demo's output, each line
+# behind DEMO_SAVE_MARK: the host's scripts/demo keeps those lines as the
+# demo's --save file (to re-analyse and plot) and shows the rest.
+DEMO_SAVE_MARK='#ab-save '
+demo_print_save() {
+	sed "s/^/$DEMO_SAVE_MARK/" "$1"
+}
+
 module_loaded() {
 	[ -d "$KNOB_DIR" ]
 }
