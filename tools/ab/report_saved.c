@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmpctl ab report FILE [--baseline FILE2]: the report of a --save file,
- * whole runs or interleaved, computed again from its runs or slices (a
- * file cut short by a crash included); with a baseline, each arm's
- * primary metric then against the baseline's, and the effect of B in
- * both.
+ * vmpctl ab report FILE [--baseline FILE2] [--plot OUT]: the report of a
+ * --save file, whole runs or interleaved, computed again from its runs or
+ * slices (a file cut short by a crash included); with a baseline, each
+ * arm's primary metric then against the baseline's, and the effect of B
+ * in both; with --plot, an interleaved A/B's picture (plot.h).
  */
 #include "ab.h"
 #include "load.h"
+#include "plot.h"
 #include "summary.h"
 #include "args.h"
 #include "commands.h"
@@ -31,6 +32,9 @@ static void report_usage(FILE *out)
 	      "                        effect of B in both\n"
 	      "  -j, --json            JSON lines instead of the table\n"
 	      "      --csv             CSV, as vmpctl ab --csv\n"
+	      "      --plot OUT        also draw an interleaved A/B to OUT.png or\n"
+	      "                        OUT.svg: slices over time, the pairs'\n"
+	      "                        differences, the effect by time since the flip\n"
 	      "  -h, --help            this text\n", out);
 }
 
@@ -279,13 +283,14 @@ int cmd_ab_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct saved_figures cur = { 0 }, old = { 0 };
 	struct ab_saved now, base;
 	enum ab_format format = AB_FORMAT_TABLE;
-	const char *baseline = NULL;
+	const char *baseline = NULL, *plot = NULL;
 	int c, rc;
 
 	optind = 0;
@@ -299,6 +304,9 @@ int cmd_ab_report(int argc, char **argv)
 			break;
 		case 'c':
 			format = AB_FORMAT_CSV;
+			break;
+		case 'P':
+			plot = optarg;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -320,6 +328,8 @@ int cmd_ab_report(int argc, char **argv)
 		return rc;
 	now.opts.format = format;
 	rc = analyse(&now, stdout, &cur);
+	if (!rc && plot)
+		rc = ab_plot_saved(&now, plot);
 	if (!rc && baseline) {
 		rc = ab_saved_load(baseline, &base);
 		if (!rc) {

@@ -59,13 +59,28 @@ mk -s uninstall PREFIX=/usr DESTDIR="$scratch/root" >/dev/null
 (cd "$scratch/root" && find . -type f) >"$scratch/left"
 check "uninstall removes exactly what install put" [ "$(cat "$scratch/left")" = ./usr/bin/other ]
 
+# PLOT: cairo draws ab report --plot by default; a static build (Debian
+# has no static cairo) has the stub that says so, and links no cairo.
+static_lines=$(mk -n -B STATIC=1)
+check "the default build compiles the cairo plot" grep -q ' ab/plot_cairo\.c$' <<<"$env_lines"
+check "the default build links cairo" grep -qF -- "$(pkg-config --libs cairo)" <<<"$(links "$env_lines")"
+check "STATIC=1 leaves cairo out (PLOT=0)" \
+	[ -z "$(grep -e plot_cairo -e -lcairo <<<"$static_lines")" ]
+check "STATIC=1 compiles the plot stub" grep -q ' ab/plot_none\.c$' <<<"$static_lines"
+
 # print-build-debs: the owners of the .pc files linked, each with its .a
+# where the build is static
+owners() {
+	for module in "$@"; do
+		dpkg -S "$(pkg-config --variable=pcfiledir "$module")/$module.pc" | cut -d: -f1
+	done | sort -u
+}
 debs=$(top_make -s -C "$TOOLS" print-build-debs)
-owners=$(for module in gsl jansson; do
-	dpkg -S "$(pkg-config --variable=pcfiledir "$module")/$module.pc" | cut -d: -f1
-done | sort -u)
 check "print-build-debs names the packages of the .pc files ($debs)" \
-	[ "$(sort <<<"$debs")" = "$owners" ]
+	[ "$(sort <<<"$debs")" = "$(owners gsl jansson cairo)" ]
+debs=$(top_make -s -C "$TOOLS" print-build-debs STATIC=1)
+check "print-build-debs STATIC=1 names those of the static build ($debs)" \
+	[ "$(sort <<<"$debs")" = "$(owners gsl jansson)" ]
 for lib in gsl gslcblas jansson; do
 	check "lib$lib.a for the static guest vmpctl" \
 		[ -e "$(pkg-config --variable=libdir gsl)/lib$lib.a" ]

@@ -210,7 +210,7 @@ make_tool() {
 	local dir=$1 sysroot pkg spec specs=() make_env=() make_args=()
 	[ -e "$top/tools/Makefile" ] || { say "tools/Makefile missing"; return 1; }
 	if [ -n "$cross" ]; then
-		for pkg in $(make -s --no-print-directory -C "$top/tools" print-build-debs); do
+		for pkg in $(make -s --no-print-directory -C "$top/tools" print-build-debs STATIC=1); do
 			spec=$(candidate "$pkg$qual") || { say "apt has no $pkg$qual in $lane_suite"; return 1; }
 			specs+=("$spec")
 		done
