@@ -12,9 +12,11 @@
 #include "clock.h"
 #include "slices.h"
 #include "output.h"
+#include "progress.h"
 #include "rate.h"
 #include "save.h"
 #include "signals.h"
+#include "stats_paired.h"
 
 #include <errno.h>
 #include <math.h>
@@ -47,6 +49,7 @@ struct il_run {
 	bool line_too_long;	/* skipping to the next newline */
 	size_t lines_invalid;
 	size_t pairs_shown;	/* progress lines printed */
+	struct ab_status_line status;	/* on a terminal */
 	size_t pairs_checked;	/* kept pairs at the last precision check */
 	int error;		/* a flip failed (printed) */
 	bool no_lines;		/* the command prints no rate lines */
@@ -243,12 +246,41 @@ static int flip(struct il_run *run)
 	return sample_counter(run, false);
 }
 
+/* The status line's figures: the time, and the kept pairs' comparison. */
+static void show_status(struct il_run *run)
+{
+	const struct ab_options *o = &run->s->opts;
+	const struct interleave *il = &run->s->il;
+	struct ab_status st = { .elapsed_s = monotonic_s() - run->started,
+				.left_s = NAN, .wanted = o->runs, .diff_pct = NAN,
+				.ci_lo_pct = NAN, .ci_hi_pct = NAN };
+	double *a = malloc((il->n / 2 + 1) * sizeof(double));
+	double *b = malloc((il->n / 2 + 1) * sizeof(double));
+	struct stats_paired cmp;
+
+	if (!a || !b)
+		goto out;
+	st.kept = il_kept_pairs(il, a, b);
+	if (o->max_time_s > 0)
+		st.left_s = o->max_time_s - st.elapsed_s;
+	if (st.kept && st.kept < st.wanted)
+		st.left_s = fmin(st.left_s, (st.wanted - st.kept) * st.elapsed_s / st.kept);
+	if (!stats_compare_paired(a, b, st.kept, &cmp)) {
+		st.diff_pct = cmp.diff_pct;
+		st.ci_lo_pct = cmp.diff_ci_lo_pct;
+		st.ci_hi_pct = cmp.diff_ci_hi_pct;
+	}
+	ab_status_show(&run->status, &st);
+out:
+	free(a);
+	free(b);
+}
+
 /* One progress line per pair that became final. */
-static void show_pairs(struct il_run *run)
+static void show_new_pairs(struct il_run *run)
 {
 	const struct interleave *il = &run->s->il;
 
-	ab_save_slices(run->s, false);
 	for (;;) {
 		size_t k = il->warmup + 2 * run->pairs_shown;
 		const struct il_slice *x, *y;
@@ -264,6 +296,7 @@ static void show_pairs(struct il_run *run)
 		run->pairs_shown++;
 		if (run->s->opts.quiet)
 			continue;
+		ab_status_clear(&run->status);
 		x = &il->slices[k];
 		y = &il->slices[k + 1];
 		if (fx != IL_KEPT || fy != IL_KEPT) {
@@ -282,6 +315,15 @@ static void show_pairs(struct il_run *run)
 			    100 * (rate_b - rate_a) / rate_a, 1e3 * x->flip_s,
 			    1e3 * y->flip_s);
 	}
+}
+
+/* The slices saved, the pairs' lines, then the status line below them. */
+static void show_pairs(struct il_run *run)
+{
+	ab_save_slices(run->s, false);
+	show_new_pairs(run);
+	if (run->status.on)
+		show_status(run);
 }
 
 /* Whether the kept pairs are enough: --runs, and --until-precision. */
@@ -407,6 +449,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	ab_line_source_init(&run.lines, s->opts.source.preset,
 			    &s->opts.source.regex, s->opts.source.regex_kind);
 
+	ab_status_init(&run.status, s->opts.quiet);
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
 	s->latency.pct = NAN;
 	s->il.settle_s = s->opts.settle_s;
@@ -430,7 +473,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		take_sample(&run, &last);
 	ab_line_source_free(&run.lines);
 	s->il.input_done = true;
-	show_pairs(&run);
+	ab_status_clear(&run.status);
+	show_new_pairs(&run);
 	ab_save_slices(s, true);
 	s->il_end = (struct ab_interleave_end){
 		.elapsed_s = monotonic_s() - run.started,
