@@ -75,6 +75,7 @@ struct ab_options {
 	const char *export_json;	/* --export-*: the report also there */
 	const char *export_csv;
 	const char *export_markdown;
+	const char *export_benchstat;	/* Go's benchmark format, per run or slice */
 	struct ab_source_options source;	/* --interleave: where progress comes from */
 	char **cmd;			/* NULL-terminated, from argv */
 };

@@ -52,8 +52,10 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
-	return ab_write_exports(&s->opts, print_runs_as, report) ?
-		EXIT_CHECK_FAILED : 0;
+	if (ab_write_exports(&s->opts, print_runs_as, report) ||
+	    ab_write_benchstat(&s->opts, s->knob_label, report->runs, report->n_runs, NULL))
+		return EXIT_CHECK_FAILED;
+	return 0;
 }
 
 /* Whether an A/B that ended early has enough for a report. */

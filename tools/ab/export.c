@@ -3,6 +3,7 @@
 #include "export.h"
 #include "output.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -44,4 +45,72 @@ int ab_write_exports(const struct ab_options *o, ab_print_fn print,
 	failed |= write_export("--export-markdown", o->export_markdown, print,
 			       report, AB_FORMAT_MARKDOWN);
 	return failed ? -1 : 0;
+}
+
+/* A Go benchmark unit: one word, so spaces become '_'. */
+static void put_unit(FILE *out, const char *name)
+{
+	for (; *name; name++)
+		fputc(isspace((unsigned char)*name) ? '_' : *name, out);
+}
+
+/*
+ * Go's benchmark data format: "key: value" configuration lines, then one
+ * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample. The arm is a
+ * sub-benchmark key (/arm=A), which benchstat -col /arm compares.
+ */
+static void print_benchstat(FILE *out, const struct ab_options *o,
+			    const char *knob_label, const struct ab_run *runs,
+			    size_t n_runs, const struct interleave *il)
+{
+	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", knob_label, o->value_a,
+		o->value_b);
+	for (char **arg = o->cmd; arg && *arg; arg++)
+		fprintf(out, " %s", *arg);
+	fputc('\n', out);
+	for (size_t i = 0; i < n_runs; i++) {
+		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(runs[i].arm));
+		if (o->metric_regex) {
+			fprintf(out, "\t%.10g ", runs[i].metric);
+			put_unit(out, o->metric_name);
+		}
+		fprintf(out, "\t%.10g wall-sec\t%.10g user-sec\t%.10g sys-sec\n",
+			 runs[i].wall_s, runs[i].user_s, runs[i].sys_s);
+	}
+	for (size_t k = 0; il && k < il->n; k++) {
+		if (il_slice_fate_paired(il, k) != IL_KEPT)
+			continue;
+		fprintf(out, "BenchmarkAB/arm=%s\t1\t%.10g ",
+			ab_arm_name(il->slices[k].arm), il_slice_rate(&il->slices[k]));
+		put_unit(out, o->metric_name);
+		fputc('\n', out);
+	}
+}
+
+int ab_write_benchstat(const struct ab_options *o, const char *knob_label,
+		       const struct ab_run *runs, size_t n_runs,
+		       const struct interleave *il)
+{
+	FILE *out;
+	int err = 0;
+
+	if (!o->export_benchstat)
+		return 0;
+	out = fopen(o->export_benchstat, "we");
+	if (!out) {
+		vmpctl_error("ab: --export-benchstat: %s cannot be written: %s",
+			     o->export_benchstat, strerror(errno));
+		return -1;
+	}
+	print_benchstat(out, o, knob_label, runs, n_runs, il);
+	if (ferror(out))
+		err = EIO;
+	if (fclose(out) && !err)
+		err = errno;
+	if (err) {
+		vmpctl_error("ab: --export-benchstat: writing %s: %s",
+			     o->export_benchstat, strerror(err));
+		return -1;
+	}
+	return 0;
 }

@@ -76,6 +76,8 @@ static void ab_usage(FILE *out)
 		"      --export-json FILE    the report also as JSON in FILE\n"
 		"      --export-csv FILE     ... as CSV\n"
 		"      --export-markdown FILE  ... as a Markdown table\n"
+		"      --export-benchstat FILE  every run (kept slice) in Go's benchmark\n"
+		"                            format, for benchstat -col /arm FILE\n"
 		"      --restore FILE        no A/B: put back the knob a restore file\n"
 		"                            names (vmpctl was killed during an A/B)\n"
 		"  -h, --help                this text\n"
@@ -300,6 +302,8 @@ static const struct ab_option ab_option_table[] = {
 	{ "export-json", 0, AB_ARG_TEXT, AB_FIELD(export_json), 0, 0, false, NULL },
 	{ "export-csv", 0, AB_ARG_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
 	{ "export-markdown", 0, AB_ARG_TEXT, AB_FIELD(export_markdown), 0, 0, false,
+	  NULL },
+	{ "export-benchstat", 0, AB_ARG_TEXT, AB_FIELD(export_benchstat), 0, 0, false,
 	  NULL },
 	{ "rate-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
 	{ "count-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },

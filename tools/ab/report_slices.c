@@ -502,7 +502,8 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
-	if (ab_write_exports(&s->opts, print_slices_as, &r))
+	if (ab_write_exports(&s->opts, print_slices_as, &r) ||
+	    ab_write_benchstat(&s->opts, s->knob_label, NULL, 0, &s->il))
 		return EXIT_CHECK_FAILED;
 	if (!r.balance.balanced) {
 		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
