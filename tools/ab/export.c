@@ -54,28 +54,43 @@ static void put_unit(FILE *out, const char *name)
 		fputc(isspace((unsigned char)*name) ? '_' : *name, out);
 }
 
+/* What --export-benchstat writes: whole runs, or il's kept slices. */
+struct benchstat_samples {
+	const struct ab_options *o;
+	const char *knob_label;
+	const struct ab_run *runs;
+	size_t n_runs;
+	const struct interleave *il;
+};
+
 /*
  * Go's benchmark data format: "key: value" configuration lines, then one
  * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample. The arm is a
- * sub-benchmark key (/arm=A), which benchstat -col /arm compares.
+ * sub-benchmark key (/arm=A), which benchstat -col /arm compares. An
+ * ab_print_fn, the format unused.
  */
-static void print_benchstat(FILE *out, const struct ab_options *o,
-			    const char *knob_label, const struct ab_run *runs,
-			    size_t n_runs, const struct interleave *il)
+static int print_benchstat(FILE *out, const void *samples, enum ab_format format)
 {
-	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", knob_label, o->value_a,
-		o->value_b);
+	const struct benchstat_samples *b = samples;
+	const struct ab_options *o = b->o;
+	const struct interleave *il = b->il;
+
+	(void)format;
+	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", b->knob_label,
+		o->value_a, o->value_b);
 	for (char **arg = o->cmd; arg && *arg; arg++)
 		fprintf(out, " %s", *arg);
 	fputc('\n', out);
-	for (size_t i = 0; i < n_runs; i++) {
-		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(runs[i].arm));
+	for (size_t i = 0; i < b->n_runs; i++) {
+		const struct ab_run *run = &b->runs[i];
+
+		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(run->arm));
 		if (o->metric_regex) {
-			fprintf(out, "\t%.10g ", runs[i].metric);
+			fprintf(out, "\t%.10g ", run->metric);
 			put_unit(out, o->metric_name);
 		}
 		fprintf(out, "\t%.10g wall-sec\t%.10g user-sec\t%.10g sys-sec\n",
-			 runs[i].wall_s, runs[i].user_s, runs[i].sys_s);
+			run->wall_s, run->user_s, run->sys_s);
 	}
 	for (size_t k = 0; il && k < il->n; k++) {
 		if (il_slice_fate_paired(il, k) != IL_KEPT)
@@ -85,32 +100,15 @@ static void print_benchstat(FILE *out, const struct ab_options *o,
 		put_unit(out, o->metric_name);
 		fputc('\n', out);
 	}
+	return 0;
 }
 
 int ab_write_benchstat(const struct ab_options *o, const char *knob_label,
 		       const struct ab_run *runs, size_t n_runs,
 		       const struct interleave *il)
 {
-	FILE *out;
-	int err = 0;
+	const struct benchstat_samples samples = { o, knob_label, runs, n_runs, il };
 
-	if (!o->export_benchstat)
-		return 0;
-	out = fopen(o->export_benchstat, "we");
-	if (!out) {
-		vmpctl_error("ab: --export-benchstat: %s cannot be written: %s",
-			     o->export_benchstat, strerror(errno));
-		return -1;
-	}
-	print_benchstat(out, o, knob_label, runs, n_runs, il);
-	if (ferror(out))
-		err = EIO;
-	if (fclose(out) && !err)
-		err = errno;
-	if (err) {
-		vmpctl_error("ab: --export-benchstat: writing %s: %s",
-			     o->export_benchstat, strerror(err));
-		return -1;
-	}
-	return 0;
+	return write_export("--export-benchstat", o->export_benchstat, print_benchstat,
+			    &samples, AB_FORMAT_TABLE);
 }

@@ -90,7 +90,7 @@ static void draw_slices(cairo_t *cr, const struct interleave *il, const char *me
 {
 	struct panel p = { PLOT_SLICES_X0, PLOT_SLICES_Y0, PLOT_SLICES_X1, PLOT_SLICES_Y1,
 			   0, 0, 0, 0 };
-	char label[96];
+	char label[160];
 
 	for (size_t k = 0; k < il->n; k++) {
 		double rate = il_slice_rate(&il->slices[k]);
@@ -129,10 +129,14 @@ static void draw_slices(cairo_t *cr, const struct interleave *il, const char *me
 	draw_axes(cr, &p, label, "seconds since the start");
 }
 
-/* The kept pairs' differences, B vs A in per cent of A's rate. */
+/*
+ * The kept pairs' differences in per cent of A's mean rate, as the
+ * report's B vs A (whose mean they have).
+ */
 static size_t pair_diffs(const struct interleave *il, double *diff)
 {
 	size_t n, room = il->n / 2 + 1, kept = 0;
+	struct stats_summary sum_a;
 	double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
 
 	if (!a || !b) {
@@ -141,9 +145,8 @@ static size_t pair_diffs(const struct interleave *il, double *diff)
 		return 0;
 	}
 	n = il_kept_pairs(il, a, b);
-	for (size_t i = 0; i < n; i++)
-		if (a[i] > 0)
-			diff[kept++] = 100 * (b[i] - a[i]) / a[i];
+	for (size_t i = 0; !stats_summarize(a, n, &sum_a) && sum_a.mean > 0 && i < n; i++)
+		diff[kept++] = 100 * (b[i] - a[i]) / sum_a.mean;
 	free(a);
 	free(b);
 	return kept;
@@ -155,7 +158,7 @@ static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 			   INFINITY, -INFINITY, 0, 1 };
 	size_t bins = (size_t)ceil(2 * sqrt((double)n)), *count, top = 1;
 	double width, mean = 0;
-	char label[96];
+	char label[160];
 
 	bins = bins < 5 ? 5 : bins > 60 ? 60 : bins;
 	count = calloc(bins, sizeof(*count));
@@ -204,7 +207,7 @@ static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 	}
 	snprintf(label, sizeof(label), "%zu kept pairs: B vs A, histogram of the pairs' differences (red: their mean %+.2f%%)",
 		 n, mean);
-	draw_axes(cr, &p, label, "B - A, % of A");
+	draw_axes(cr, &p, label, "B - A, % of A's mean rate");
 }
 
 /*
@@ -217,35 +220,42 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, size_t
 	struct panel p = { PLOT_SLICES_X0, PLOT_EFFECT_Y0, PLOT_SLICES_X1, PLOT_EFFECT_Y1,
 			   0, il->slice_s, INFINITY, -INFINITY };
 	double mean[2] = { 0 }, half_ci[2] = { 0 };
-	struct stats_summary sum;
+	struct stats_summary sum, sum_a;
 	double *diff = malloc((pairs + 1) * sizeof(double));
+	double *rate_a = malloc((pairs + 1) * sizeof(double));
 	size_t n[2] = { 0 };
 
-	if (!diff)
+	if (!diff || !rate_a) {
+		free(diff);
+		free(rate_a);
 		return;
+	}
 	for (int h = 0; h < 2; h++) {
 		for (size_t k = il->warmup; k + 1 < il->n; k += 2) {
 			const struct il_slice *s0 = &il->slices[k], *s1 = &il->slices[k + 1];
 			const struct il_slice *a = s0->arm == AB_ARM_A ? s0 : s1;
 			const struct il_slice *b = a == s0 ? s1 : s0;
-			double ra, rb;
 
 			if (il_slice_fate_paired(il, k) != IL_KEPT || n[h] >= pairs ||
 			    !(a->half_time_s[h] > 0) || !(b->half_time_s[h] > 0))
 				continue;
-			ra = a->half_count[h] / a->half_time_s[h];
-			rb = b->half_count[h] / b->half_time_s[h];
-			if (ra > 0)
-				diff[n[h]++] = 100 * (rb - ra) / ra;
+			diff[n[h]] = b->half_count[h] / b->half_time_s[h] -
+				     a->half_count[h] / a->half_time_s[h];
+			rate_a[n[h]++] = a->half_count[h] / a->half_time_s[h];
 		}
-		if (n[h] >= 2 && !stats_summarize(diff, n[h], &sum)) {
-			mean[h] = sum.mean;
-			half_ci[h] = 1.96 * sum.stddev / sqrt((double)n[h]);
+		/* in per cent of A's mean rate in that half, as the report's B vs A */
+		if (n[h] >= 2 && !stats_summarize(diff, n[h], &sum) &&
+		    !stats_summarize(rate_a, n[h], &sum_a) && sum_a.mean > 0) {
+			double scale = 100 / sum_a.mean;
+
+			mean[h] = sum.mean * scale;
+			half_ci[h] = 1.96 * sum.stddev * scale / sqrt((double)n[h]);
 			p.lo_y = fmin(p.lo_y, mean[h] - half_ci[h]);
 			p.hi_y = fmax(p.hi_y, mean[h] + half_ci[h]);
 		}
 	}
 	free(diff);
+	free(rate_a);
 	if (!isfinite(p.lo_y)) {
 		p.lo_y = -1;
 		p.hi_y = 1;
