@@ -137,8 +137,8 @@ demo:
 
 # The cgroup-v2 story on Debian 13's 7.3 (sock_throttled): tests/vm/guest/demo-v2.sh.
 demo-v2:
-	scripts/deps vm chroot
-	VMPCTL_VM_DEMO_SCRIPT=tests/vm/guest/demo-v2.sh tests/vm/run --demo 7.3
+	scripts/deps vm chroot workloads
+	scripts/demo 7.3 tests/vm/guest/demo-v2.sh
 
 # A newcomer's first run (tests/fresh/run): the two demos in a fresh
 # debootstrap chroot of Debian 12 and of Debian 13, base system and empty

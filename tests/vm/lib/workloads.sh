@@ -6,7 +6,9 @@
 # one of those tests, whose guest has this machine's architecture: the
 # libraries add some 100 MB to the image.
 #
-# Inputs:  stage (initramfs.sh), lane_arch (lane.sh); the lane's test list.
+# Inputs:  stage (initramfs.sh), lane_arch (lane.sh); the lane's test list;
+#          mode and demo_script (tests/vm/run): a demo whose script has the
+#          line "# requires: workloads" gets the programs too.
 # Outputs: stage_workloads copies the programs into stage/usr/bin and their
 #          libraries to the same paths under stage; on failure it sets
 #          lane_fail and returns 1.
@@ -19,7 +21,8 @@ workload_packages="fio sysbench iperf3 stress-ng"
 # stage_workloads TESTS: TESTS is the file of the tests the guest runs.
 stage_workloads() {
 	local tests=$1 pkg prog lib missing=""
-	grep -q '^workloads_' "$tests" || return 0
+	grep -q '^workloads_' "$tests" ||
+		{ [ "$mode" = demo ] && grep -q '^# requires: workloads' "$demo_script"; } || return 0
 	[ "$lane_arch" = "$(dpkg --print-architecture)" ] ||
 		{ lane_fail="the workloads tests copy this machine's programs: the guest is $lane_arch"; return 1; }
 	for pkg in $workload_packages; do
