@@ -35,6 +35,6 @@ echo
 echo "== vmpctl ab --interleave: iperf3 over loopback in a 64M memcg at its limit, stock (A) vs short-circuited (B)"
 vmpctl ab --interleave 2.5 --max-flip 5 -n 40 -w 2 -T 150 -q --preset iperf3 --save /tmp/demo-ab.jsonl \
 	-- iperf3 -c 127.0.0.1 -p 5201 -t 600 -i 0.5 --forceflush
-# the server (-1) ended with its one client
+# the server (-1) ended with its one client; the hog runs until killed
 kill "$hog"
 demo_print_save /tmp/demo-ab.jsonl
