@@ -133,20 +133,22 @@ static void draw_slices(cairo_t *cr, const struct interleave *il, const char *me
  * The kept pairs' differences in per cent of A's mean rate, as the
  * report's B vs A (whose mean they have).
  */
-static size_t pair_diffs(const struct interleave *il, double *diff)
+static size_t pair_diffs(const struct interleave *il, double *diff, double *mean_a)
 {
 	size_t n, room = il->n / 2 + 1, kept = 0;
 	struct stats_summary sum_a;
 	double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
 
+	*mean_a = NAN;
 	if (!a || !b) {
 		free(a);
 		free(b);
 		return 0;
 	}
 	n = il_kept_pairs(il, a, b);
-	for (size_t i = 0; !stats_summarize(a, n, &sum_a) && sum_a.mean > 0 && i < n; i++)
-		diff[kept++] = 100 * (b[i] - a[i]) / sum_a.mean;
+	*mean_a = stats_summarize(a, n, &sum_a) ? NAN : sum_a.mean;
+	for (size_t i = 0; *mean_a > 0 && i < n; i++)
+		diff[kept++] = 100 * (b[i] - a[i]) / *mean_a;
 	free(a);
 	free(b);
 	return kept;
@@ -213,49 +215,44 @@ static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 /*
  * The mean pair difference in each half of the slice after the flip, with
  * its 95% interval: an effect that fades (or grows) after a flip shows as
- * a difference between the halves.
+ * a difference between the halves. The pairs with both halves of both
+ * slices, in per cent of A's mean rate: the report's carry-over figures.
  */
-static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, size_t pairs)
+static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, double mean_a,
+				size_t pairs)
 {
 	struct panel p = { PLOT_SLICES_X0, PLOT_EFFECT_Y0, PLOT_SLICES_X1, PLOT_EFFECT_Y1,
 			   0, il->slice_s, INFINITY, -INFINITY };
 	double mean[2] = { 0 }, half_ci[2] = { 0 };
-	struct stats_summary sum, sum_a;
-	double *diff = malloc((pairs + 1) * sizeof(double));
-	double *rate_a = malloc((pairs + 1) * sizeof(double));
-	size_t n[2] = { 0 };
+	double *diff[2] = { malloc((pairs + 1) * sizeof(double)),
+			    malloc((pairs + 1) * sizeof(double)) };
+	struct stats_summary sum;
+	size_t n = 0;
 
-	if (!diff || !rate_a) {
-		free(diff);
-		free(rate_a);
-		return;
+	for (size_t k = il->warmup; diff[0] && diff[1] && k + 1 < il->n; k += 2) {
+		const struct il_slice *s0 = &il->slices[k], *s1 = &il->slices[k + 1];
+		const struct il_slice *a = s0->arm == AB_ARM_A ? s0 : s1;
+		const struct il_slice *b = a == s0 ? s1 : s0;
+
+		if (il_slice_fate_paired(il, k) != IL_KEPT || n >= pairs ||
+		    !(a->half_time_s[0] > 0) || !(a->half_time_s[1] > 0) ||
+		    !(b->half_time_s[0] > 0) || !(b->half_time_s[1] > 0))
+			continue;
+		for (int h = 0; h < 2; h++)
+			diff[h][n] = 100 / mean_a * (b->half_count[h] / b->half_time_s[h] -
+						     a->half_count[h] / a->half_time_s[h]);
+		n++;
 	}
-	for (int h = 0; h < 2; h++) {
-		for (size_t k = il->warmup; k + 1 < il->n; k += 2) {
-			const struct il_slice *s0 = &il->slices[k], *s1 = &il->slices[k + 1];
-			const struct il_slice *a = s0->arm == AB_ARM_A ? s0 : s1;
-			const struct il_slice *b = a == s0 ? s1 : s0;
-
-			if (il_slice_fate_paired(il, k) != IL_KEPT || n[h] >= pairs ||
-			    !(a->half_time_s[h] > 0) || !(b->half_time_s[h] > 0))
-				continue;
-			diff[n[h]] = b->half_count[h] / b->half_time_s[h] -
-				     a->half_count[h] / a->half_time_s[h];
-			rate_a[n[h]++] = a->half_count[h] / a->half_time_s[h];
-		}
-		/* in per cent of A's mean rate in that half, as the report's B vs A */
-		if (n[h] >= 2 && !stats_summarize(diff, n[h], &sum) &&
-		    !stats_summarize(rate_a, n[h], &sum_a) && sum_a.mean > 0) {
-			double scale = 100 / sum_a.mean;
-
-			mean[h] = sum.mean * scale;
-			half_ci[h] = 1.96 * sum.stddev * scale / sqrt((double)n[h]);
-			p.lo_y = fmin(p.lo_y, mean[h] - half_ci[h]);
-			p.hi_y = fmax(p.hi_y, mean[h] + half_ci[h]);
-		}
+	for (int h = 0; n >= 2 && mean_a > 0 && h < 2; h++) {
+		if (stats_summarize(diff[h], n, &sum))
+			continue;
+		mean[h] = sum.mean;
+		half_ci[h] = 1.96 * sum.stddev / sqrt((double)n);
+		p.lo_y = fmin(p.lo_y, mean[h] - half_ci[h]);
+		p.hi_y = fmax(p.hi_y, mean[h] + half_ci[h]);
 	}
-	free(diff);
-	free(rate_a);
+	free(diff[0]);
+	free(diff[1]);
 	if (!isfinite(p.lo_y)) {
 		p.lo_y = -1;
 		p.hi_y = 1;
@@ -269,7 +266,7 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, size_t
 	for (int h = 0; h < 2; h++) {
 		double x = panel_x(&p, p.hi_x * (h ? 0.75 : 0.25));
 
-		if (n[h] < 2)
+		if (n < 2 || !(mean_a > 0))
 			continue;
 		set_colour(cr, PLOT_COLOUR_EFFECT);
 		cairo_set_line_width(cr, 2);
@@ -279,12 +276,13 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, size_t
 		cairo_arc(cr, x, panel_y(&p, mean[h]), 5, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
-	draw_axes(cr, &p, n[0] >= 2 ? "effect by time since the flip: B vs A (%) per half slice, 95% CI"
+	draw_axes(cr, &p, n >= 2 ? "effect by time since the flip: B vs A (%) per half slice, 95% CI"
 				    : "effect by time since the flip: no halves of slices saved",
 		  "seconds since the flip");
 }
 
-static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, size_t n)
+static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, size_t n,
+		 double mean_a)
 {
 	char title[256];
 	const char *name = strrchr(saved->path, '/');
@@ -302,7 +300,7 @@ static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, 
 	text_at(cr, PLOT_SLICES_X0, 24, title);
 	draw_slices(cr, &saved->il, saved->opts.metric_name);
 	draw_histogram(cr, diff, n);
-	draw_effect_by_time(cr, &saved->il, n);
+	draw_effect_by_time(cr, &saved->il, mean_a, n);
 }
 
 static bool has_suffix(const char *path, const char *suffix)
@@ -317,7 +315,7 @@ int ab_plot_saved(const struct ab_saved *saved, const char *path)
 	bool svg = has_suffix(path, ".svg");
 	cairo_surface_t *surface;
 	cairo_status_t status;
-	double *diff;
+	double *diff, mean_a;
 	size_t n;
 	cairo_t *cr;
 
@@ -335,13 +333,13 @@ int ab_plot_saved(const struct ab_saved *saved, const char *path)
 		vmpctl_error("ab report: --plot: %s", strerror(ENOMEM));
 		return EXIT_CHECK_FAILED;
 	}
-	n = pair_diffs(&saved->il, diff);
+	n = pair_diffs(&saved->il, diff, &mean_a);
 	if (svg)
 		surface = cairo_svg_surface_create(path, PLOT_WIDTH, PLOT_HEIGHT);
 	else
 		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
 	cr = cairo_create(surface);
-	draw(cr, saved, diff, n);
+	draw(cr, saved, diff, n, mean_a);
 	free(diff);
 	status = cairo_status(cr);
 	cairo_destroy(cr);
