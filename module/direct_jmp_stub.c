@@ -23,12 +23,14 @@
  */
 #include <linux/ftrace.h>
 #include <linux/static_call.h>
-#include <asm/ibt.h>
 
 #include "compat.h"
 #include "vmpressure_ctl.h"
 
 #if defined(VMPC_HAVE_DIRECT) && defined(VMPC_DIRECT_JMP)
+
+/* Only here: kernels before IBT (5.10) have no asm/ibt.h. */
+#include <asm/ibt.h>
 
 DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 

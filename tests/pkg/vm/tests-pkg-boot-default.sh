@@ -24,7 +24,7 @@ MODPROBE_D=/etc/modprobe.d/vmpressure-ctl.conf
 MODPROBE=/sbin/modprobe
 
 need_kmod() {
-	"$MODPROBE" --version 2>/dev/null | grep -q '^kmod version' ||
+	"$MODPROBE" --version 2>/dev/null | grep '^kmod version' >/dev/null ||
 		fail "$MODPROBE is not Debian's kmod: $("$MODPROBE" --version 2>&1 | head -n 1)"
 }
 

@@ -18,17 +18,17 @@
 # signatures are checked against links.
 
 test_secure_boot_enforces_signatures() {
-	dmesg | grep -q 'Secure boot enabled' || fail "the kernel did not boot with Secure Boot"
-	dmesg | grep -q 'Kernel is locked down from EFI Secure Boot' ||
+	log_has 'Secure boot enabled' || fail "the kernel did not boot with Secure Boot"
+	log_has 'Kernel is locked down from EFI Secure Boot' ||
 		fail "no lockdown from Secure Boot in the kernel log"
 	[ "$(cat /sys/module/module/parameters/sig_enforce)" = Y ] || fail "module signatures are not enforced"
 }
 
 test_mok_certificate_trusted() {
 	cn=$(cat /vmtest/pkg/mok.cn)
-	dmesg | grep -q 'Loading X.509 certificate: UEFI:MokListRT' ||
+	log_has 'Loading X.509 certificate: UEFI:MokListRT' ||
 		fail "the kernel did not read MokListRT"
-	dmesg | grep -q "Loaded X.509 cert '$cn" ||
+	log_has "Loaded X.509 cert '$cn" ||
 		fail "the kernel loaded no certificate '$cn'"
 	grep -q "asymmetri $cn:" /proc/keys || fail "no key '$cn' in the kernel's keyrings"
 	grep -qE 'keyring +\.machine: [1-9]' /proc/keys || fail "the .machine keyring holds no key"
@@ -60,7 +60,7 @@ expect_refused() {
 	*"Key was rejected by service"*) ;;
 	*) fail "insmod $file failed with '$err', not EKEYREJECTED" ;;
 	esac
-	dmesg | grep -q "Loading of $reason is rejected" || fail "no 'Loading of $reason is rejected' in the kernel log"
+	log_has "Loading of $reason is rejected" || fail "no 'Loading of $reason is rejected' in the kernel log"
 	! module_loaded || fail "$KNOB_DIR exists after the refused insmod"
 }
 

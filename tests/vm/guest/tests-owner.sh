@@ -328,12 +328,12 @@ kprobes_disarmed_under_tracer() {
 	if [ "$mode" = resident ]; then
 		set_knob 1
 		expect_write_fails 0 "Device or resource busy" "$mode, kprobes disarmed"
-		new_log | grep -q 'kprobe: the kernel registered the hook but its call sites do not lead to it' ||
+		log_has 'kprobe: the kernel registered the hook but its call sites do not lead to it' ||
 			fail "$mode: the refused write is not in the log: $(new_log)"
 	else
 		set_knob 1
 		expect_write_fails 0 "Device or resource busy" "$mode, kprobes disarmed"
-		new_log | grep -q 'kprobe: cannot hook: -16: the kernel registered the hook but its call sites do not lead to it' ||
+		log_has 'kprobe: cannot hook: -16: the kernel registered the hook but its call sites do not lead to it' ||
 			fail "$mode: the refused write is not in the log: $(new_log)"
 		# enabled_functions lists the tracer: kprobes' own list only.
 		! grep -E '[[:space:]](vmpressure|vmpressure_prio)\+0x0([[:space:]]|$)' /sys/kernel/debug/kprobes/list ||
