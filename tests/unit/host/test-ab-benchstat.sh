@@ -21,7 +21,7 @@ go_format() {
 }
 
 # Interleaved: one line per slice of a kept pair, as many of A as of B.
-"$VMPCTL" ab -q -j --knob "$knob" --interleave 0.1 -n 6 --export-benchstat "$scratch/il" -- \
+"$VMPCTL" ab -q -j --knob "$knob" --interleave 0.1 --max-flip 5 -n 6 --export-benchstat "$scratch/il" -- \
 	"$VMPCTL" pft --size 4M --duration 30 --report-interval 0.01 >"$scratch/il.json"
 check "interleaved: ab exits 0" [ $? -eq 0 ]
 kept=$(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$scratch/il.json")

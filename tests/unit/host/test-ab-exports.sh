@@ -31,7 +31,7 @@ check "--export-csv: the CSV --csv printed" \
 	[ "$(head -n 1 "$scratch/e.csv")" = "$(head -n 1 "$scratch/stdout.csv")" ] &&
 	[ "$(wc -l <"$scratch/e.csv")" -eq "$(wc -l <"$scratch/stdout.csv")" ]
 
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 -n 6 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 --max-flip 5 -n 6 \
 	--export-json "$scratch/il.json" --export-markdown "$scratch/il.md" -- \
 	"$VMPCTL" pft --size 4M --duration 30 --report-interval 0.005 >/dev/null
 check "interleaved: exit 0" [ $? -eq 0 ]

@@ -8,7 +8,7 @@
 
 knob=$scratch/knob
 printf '1\n' >"$knob"
-ab="$VMPCTL ab --knob $knob --interleave 0.1 -n 6 -- $VMPCTL pft --size 4M --duration 30 --report-interval 0.01"
+ab="$VMPCTL ab --knob $knob --interleave 0.1 --max-flip 5 -n 6 -- $VMPCTL pft --size 4M --duration 30 --report-interval 0.01"
 erase=$'\r\e[K'
 
 # on_pty COMMAND OUT: COMMAND's terminal output (stderr; stdout is dropped)
@@ -34,7 +34,7 @@ check "stderr a file: the pairs' lines" grep -q "^ab: pair 1 " "$scratch/file"
 check "stderr a file: no status line, no carriage return" \
 	[ -z "$(grep -e 'pairs kept' -e $'\r' "$scratch/file")" ]
 
-on_pty "$VMPCTL ab -q --knob $knob --interleave 0.1 -n 3 -- $VMPCTL pft --size 4M --duration 30 --report-interval 0.01" \
+on_pty "$VMPCTL ab -q --knob $knob --interleave 0.1 --max-flip 5 -n 3 -- $VMPCTL pft --size 4M --duration 30 --report-interval 0.01" \
 	"$scratch/quiet"
 check "-q on a terminal: no status line" [ -z "$(grep 'pairs kept' "$scratch/quiet")" ]
 

@@ -33,7 +33,7 @@ check "cut file: its 2 runs per arm" grep -Eq '^metric +A +2 ' "$scratch/again"
 
 # Interleaved: the same verdict, pairs and balance from the file as live.
 interleave() { # SAVE-FILE
-	"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 -n 8 --save "$1" -- \
+	"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 --max-flip 5 -n 8 --save "$1" -- \
 		"$VMPCTL" pft --size 4M --duration 30 --report-interval 0.005
 }
 interleave "$scratch/il" >"$scratch/live"
@@ -45,7 +45,7 @@ check "interleaved: the report from the file is the live one" \
 
 # kill -9 of vmpctl halfway: what was saved is reported.
 printf '1\n' >"$knob"
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 -n 100000 --save "$scratch/killed" -- \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 --max-flip 5 -n 100000 --save "$scratch/killed" -- \
 	"$VMPCTL" pft --size 4M --duration 60 --report-interval 0.005 >/dev/null 2>&1 &
 ab_pid=$!
 for _ in $(seq 200); do

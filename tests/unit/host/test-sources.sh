@@ -20,7 +20,7 @@ verdict_of() {
 }
 
 # A/B with the regex: 100 per second in arm A, 200 in arm B.
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 -n 6 -w 0 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 --max-flip 5 -n 6 -w 0 \
 	--rate-regex 'rate=([0-9.]+)' -- \
 	sh -c 'while :; do if [ "$(cat "$1")" = 0 ]; then echo rate=200; else echo rate=100; fi; sleep 0.02; done' \
 	sh "$knob" >"$scratch/out" 2>"$scratch/err"
@@ -31,7 +31,7 @@ check "--rate-regex: B better by 100% ($(verdict_of "$scratch/out"))" \
 check "--rate-regex: knob restored" same_bytes "$knob" "$scratch/found"
 
 # iperf3 and fio exit non-zero when ab's SIGTERM ends them: not a failure.
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 2 -w 0 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 --max-flip 5 -n 2 -w 0 \
 	--rate-regex 'rate=([0-9.]+)' -- \
 	sh -c 'trap "exit 1" TERM; while :; do echo rate=100; sleep 0.02; done' \
 	>"$scratch/out" 2>"$scratch/err"
@@ -41,7 +41,7 @@ check "a command that exits 1 on ab's SIGTERM: exit 0 (status $status: $(cat "$s
 
 # pgbench's -P lines come on stderr: the preset reads them there, the
 # latency with the rate.
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 -n 6 -w 0 --preset pgbench -- \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 --max-flip 5 -n 6 -w 0 --preset pgbench -- \
 	sh -c 't=0; while :; do t=$((t + 2)); if [ "$(cat "$1")" = 0 ]; then r=200.0 l=1.000; else r=100.0 l=2.000; fi
 		printf "progress: %d.%02d s, %s tps, lat %s ms stddev 0.100, 0 failed\n" $((t / 100)) $((t % 100)) "$r" "$l" >&2
 		sleep 0.02; done' \
@@ -68,7 +68,7 @@ printf 'usage_usec 0\n' >"$cg/cpu.stat"
 	done
 ) &
 service=$!
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 -n 10 -w 0 -T 30 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 --max-flip 5 -n 10 -w 0 -T 30 \
 	--cgroup "$cg" --counter cpu.stat:usage_usec >"$scratch/out" 2>"$scratch/err"
 status=$?
 check "--cgroup, no command: exit 0 (status $status: $(cat "$scratch/err"))" [ "$status" -eq 0 ]
@@ -84,7 +84,7 @@ check "--cgroup, no command: knob restored" same_bytes "$knob" "$scratch/found"
 # A counter that never moves: no percent exists, so no verdict.
 mkdir "$scratch/still"
 printf 'usage_usec 7\n' >"$scratch/still/cpu.stat"
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 4 -w 0 -T 10 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 --max-flip 5 -n 4 -w 0 -T 10 \
 	--cgroup "$scratch/still" --counter cpu.stat:usage_usec >"$scratch/out" 2>"$scratch/err"
 status=$?
 check "a counter that never moves: exit 1 (status $status)" [ "$status" -eq 1 ]
@@ -93,7 +93,7 @@ check "a counter that never moves: no verdict, said why" \
 check "a counter that never moves: knob restored" same_bytes "$knob" "$scratch/found"
 
 # Watching a process: --max-time ends it, the process runs on.
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 100000 -w 0 -T 1.5 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 --max-flip 5 -n 100000 -w 0 -T 1.5 \
 	--pid "$service" --counter io:rchar >"$scratch/out" 2>"$scratch/err"
 status=$?
 check "--pid, --max-time: exit 0 (status $status: $(cat "$scratch/err"))" [ "$status" -eq 0 ]
@@ -103,7 +103,7 @@ check "--pid, --max-time: knob restored" same_bytes "$knob" "$scratch/found"
 
 # A stop while watching, the knob at B: vmpctl dies of it, the service not
 # (SIGTERM: a background job of a script ignores SIGINT).
-"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 -n 100000 -w 0 -T 60 \
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.2 --max-flip 5 -n 100000 -w 0 -T 60 \
 	--cgroup "$cg" --counter cpu.stat:usage_usec >"$scratch/out" 2>&1 &
 ab_pid=$!
 wait_for_content "$knob" 0 && kill -TERM "$ab_pid"
