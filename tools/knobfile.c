@@ -372,7 +372,7 @@ bool knob_value_matches(const struct knob *k, const char *now,
 	return strcmp(now, value) == 0;
 }
 
-static void display(const char *text, char *buf, size_t size)
+const char *knob_text_display(const char *text, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -392,6 +392,7 @@ static void display(const char *text, char *buf, size_t size)
 		strcpy(buf + (o < size - 4 ? o : size - 4), "...");
 	else
 		buf[o] = '\0';
+	return buf;
 }
 
 int knob_restore_found(struct knob *k, const char *found, size_t len)
@@ -415,8 +416,7 @@ int knob_restore_found(struct knob *k, const char *found, size_t len)
 
 const char *knob_found_display(const struct knob *k, char *buf, size_t size)
 {
-	display(k->found_value, buf, size);
-	return buf;
+	return knob_text_display(k->found_value, buf, size);
 }
 
 int knob_restore(struct knob *k)
@@ -457,7 +457,7 @@ int knob_restore(struct knob *k)
 		if (err)
 			return err;
 		if (data_len != k->found_len || memcmp(data, k->found, data_len)) {
-			display(data, now_shown, sizeof(now_shown));
+			knob_text_display(data, now_shown, sizeof(now_shown));
 			free(data);
 			return fail(k, -EIO, "reads back '%s' after the restore",
 				    now_shown);
@@ -469,7 +469,7 @@ int knob_restore(struct knob *k)
 	if (err)
 		return err;
 	if (strcmp(text, k->found_value) != 0) {
-		display(text, now_shown, sizeof(now_shown));
+		knob_text_display(text, now_shown, sizeof(now_shown));
 		knob_found_display(k, found_shown, sizeof(found_shown));
 		snprintf(k->why, sizeof(k->why), "reads back '%.50s' after writing '%.50s' back",
 			 now_shown, found_shown);

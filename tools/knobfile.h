@@ -99,7 +99,10 @@ int knob_restore(struct knob *k);
  */
 int knob_restore_found(struct knob *k, const char *found, size_t len);
 
-/* The found value for messages: one line, control bytes escaped. */
+/* text for messages: one line, control bytes escaped, cut to size. */
+const char *knob_text_display(const char *text, char *buf, size_t size);
+
+/* The found value for messages, as knob_text_display() shows it. */
 const char *knob_found_display(const struct knob *k, char *buf, size_t size);
 
 #endif

@@ -4,7 +4,10 @@
 #include "commands.h"
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,52 +122,164 @@ static int parse_restore(char *text, size_t len, char **knob_path,
 	return 0;
 }
 
-int restore_file_apply(const char *cmd, const char *path)
-{
-	char *text = malloc(KNOB_FILE_MAX + PATH_MAX + 64);
-	char *knob_path, *found;
-	size_t len = 0, found_len;
-	struct knob k;
-	ssize_t n;
-	int fd, rc = 0;
+/* A restore file read whole: the knob it names and the bytes found. */
+struct restore_content {
+	char *text;		/* the file, NUL-terminated; knob_path and found point in */
+	char *knob_path;
+	char *found;
+	size_t found_len;
+};
 
-	if (!text) {
-		vmpctl_error("%s: --restore: %s", cmd, strerror(ENOMEM));
+#define RESTORE_FILE_MAX (KNOB_FILE_MAX + PATH_MAX + 64)
+
+/* Reads and parses path; 0, or the exit status with the reason printed. */
+static int restore_read(const char *cmd, const char *what, const char *path,
+			struct restore_content *rc_out)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	rc_out->text = malloc(RESTORE_FILE_MAX + 1);
+	if (!rc_out->text) {
+		vmpctl_error("%s: %s: %s", cmd, what, strerror(ENOMEM));
 		return EXIT_CHECK_FAILED;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		vmpctl_error("%s: --restore: %s: %s", cmd, path, strerror(errno));
-		free(text);
-		return EXIT_ENVIRONMENT;
+		vmpctl_error("%s: %s: %s: %s", cmd, what, path, strerror(errno));
+		goto fail_env;
 	}
-	while ((n = read(fd, text + len, KNOB_FILE_MAX + PATH_MAX + 64 - len)) > 0)
+	while ((n = read(fd, rc_out->text + len, RESTORE_FILE_MAX - len)) > 0)
 		len += (size_t)n;
-	if (n < 0)
-		rc = EXIT_ENVIRONMENT;
+	if (n < 0) {
+		vmpctl_error("%s: %s: %s cannot be read: %s", cmd, what, path,
+			     strerror(errno));
+		close(fd);
+		goto fail_env;
+	}
 	close(fd);
-	if (!rc && parse_restore(text, len, &knob_path, &found, &found_len)) {
-		vmpctl_error("%s: --restore: %s is not a vmpctl restore file", cmd, path);
-		rc = EXIT_USAGE;
-	} else if (rc) {
-		vmpctl_error("%s: --restore: %s cannot be read", cmd, path);
+	rc_out->text[len] = '\0';
+	if (parse_restore(rc_out->text, len, &rc_out->knob_path, &rc_out->found,
+			  &rc_out->found_len)) {
+		vmpctl_error("%s: %s: %s is not a vmpctl restore file", cmd, what, path);
+		free(rc_out->text);
+		return EXIT_USAGE;
 	}
-	if (!rc && knob_open(&k, knob_path)) {
-		vmpctl_error("%s: --restore: knob %s %s", cmd, knob_path, k.why);
+	return 0;
+fail_env:
+	free(rc_out->text);
+	return EXIT_ENVIRONMENT;
+}
+
+/* Puts back what content holds and removes path; 0 or the exit status. */
+static int restore_put_back(const char *cmd, const char *what, const char *path,
+			    const struct restore_content *content)
+{
+	struct knob k;
+	int rc = 0;
+
+	if (knob_open(&k, content->knob_path)) {
+		vmpctl_error("%s: %s: knob %s %s", cmd, what, content->knob_path, k.why);
+		return EXIT_RESTORE_FAILED;
+	}
+	if (knob_restore_found(&k, content->found, content->found_len)) {
+		vmpctl_error("%s: %s: KNOB NOT RESTORED: %s %s", cmd, what,
+			     content->knob_path, k.why);
 		rc = EXIT_RESTORE_FAILED;
-	} else if (!rc) {
-		if (knob_restore_found(&k, found, found_len)) {
-			vmpctl_error("%s: --restore: KNOB NOT RESTORED: %s %s", cmd,
-				     knob_path, k.why);
-			rc = EXIT_RESTORE_FAILED;
-		}
-		knob_close(&k);
 	}
+	knob_close(&k);
 	if (!rc && unlink(path)) {
-		vmpctl_error("%s: --restore: the knob is back, but %s cannot be removed: %s",
-			     cmd, path, strerror(errno));
+		vmpctl_error("%s: %s: the knob is back, but %s cannot be removed: %s",
+			     cmd, what, path, strerror(errno));
 		rc = EXIT_ENVIRONMENT;
 	}
-	free(text);
+	return rc;
+}
+
+int restore_file_apply(const char *cmd, const char *path)
+{
+	struct restore_content content;
+	int rc;
+
+	rc = restore_read(cmd, "--restore", path, &content);
+	if (rc)
+		return rc;
+	rc = restore_put_back(cmd, "--restore", path, &content);
+	free(content.text);
+	return rc;
+}
+
+/*
+ * Whether the ab that wrote ab-PID.restore still runs: PID is alive and
+ * is a vmpctl (a PID reused by another program is not the writer).
+ */
+static bool writer_alive(pid_t pid)
+{
+	char comm_path[64], comm[32] = "";
+	FILE *f;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return false;
+	snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", (int)pid);
+	f = fopen(comm_path, "re");
+	if (!f)
+		return true;	/* no /proc to tell: alive, as kill() says */
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strcmp(comm, "vmpctl\n") == 0;
+}
+
+/* One dead ab's leftover: warn, or put it back; 0 or the exit status. */
+static int leftover_handle(const char *cmd, const char *path, pid_t pid,
+			   bool put_back)
+{
+	struct restore_content content;
+	char shown[64];
+	int rc;
+
+	rc = restore_read(cmd, "leftover restore file", path, &content);
+	if (rc)
+		return rc;
+	knob_text_display(content.found, shown, sizeof(shown));
+	if (put_back) {
+		rc = restore_put_back(cmd, "--restore-leftover", path, &content);
+		if (!rc)
+			printf("restored: %s to '%s' as found by vmpctl ab (pid %d), from %s\n",
+			       content.knob_path, shown, (int)pid, path);
+	} else {
+		vmpctl_error("%s: warning: vmpctl ab (pid %d) ended without putting back %s, which it found holding '%s'",
+			     cmd, (int)pid, content.knob_path, shown);
+		vmpctl_error("%s: warning: put it back with: vmpctl ab --restore %s (or vmpctl %s --restore-leftover)",
+			     cmd, path, cmd);
+	}
+	free(content.text);
+	return rc;
+}
+
+int restore_file_leftovers(const char *cmd, bool put_back)
+{
+	const char *dir = restore_dir();
+	struct dirent *d;
+	DIR *dp;
+	int rc = 0;
+
+	dp = opendir(dir);
+	if (!dp)
+		return 0;	/* no directory: no ab ever wrote one */
+	while ((d = readdir(dp))) {
+		char path[PATH_MAX], tail[16];
+		int pid, err;
+
+		if (sscanf(d->d_name, "ab-%d%15s", &pid, tail) != 2 ||
+		    strcmp(tail, ".restore") || pid <= 0 || writer_alive(pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		err = leftover_handle(cmd, path, pid, put_back);
+		if (err && !rc)
+			rc = err;
+	}
+	closedir(dp);
 	return rc;
 }

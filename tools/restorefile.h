@@ -15,6 +15,7 @@
 #define VMPCTL_RESTOREFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "knobfile.h"
@@ -36,5 +37,13 @@ int restore_file_write(const struct knob *k, char *path, size_t size,
  * ("vmpctl: CMD: ...").
  */
 int restore_file_apply(const char *cmd, const char *path);
+
+/*
+ * The restore files of abs that no longer run (leftovers): put_back false
+ * warns about each on stderr (the knob, the value found, the command that
+ * puts it back); true puts each back as restore_file_apply() does. 0, or
+ * the first failure's exit status with every reason printed.
+ */
+int restore_file_leftovers(const char *cmd, bool put_back);
 
 #endif

@@ -4,17 +4,22 @@
 #include "commands.h"
 #include "knob.h"
 #include "output.h"
+#include "restorefile.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+enum { OPT_RESTORE_LEFTOVER = 256 };
+
 static enum parse_result toggle_parse_args(const char *cmd, int argc,
-					   char **argv)
+					   char **argv, bool *restore_leftover)
 {
 	static const struct option longopts[] = {
+		{ "restore-leftover", no_argument, NULL, OPT_RESTORE_LEFTOVER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -22,11 +27,18 @@ static enum parse_result toggle_parse_args(const char *cmd, int argc,
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == OPT_RESTORE_LEFTOVER) {
+			*restore_leftover = true;
+			continue;
+		}
 		if (c == 'h') {
 			printf("Usage: vmpctl %s [options]\n\n"
 			       "%s\n\n"
 			       "Options:\n"
-			       "  -h, --help   show this help\n", cmd,
+			       "      --restore-leftover  first put back the knobs that a vmpctl ab\n"
+			       "                          which no longer runs left changed (its\n"
+			       "                          restore files); without it they are named\n"
+			       "  -h, --help              show this help\n", cmd,
 			       strcmp(cmd, "enable") == 0 ?
 			       "Set the knob to 1: stock vmpressure(), nothing hooked." :
 			       "Set the knob to 0: vmpressure() returns at once, counted in skipped.");
@@ -55,12 +67,20 @@ int knob_write_preflight(const char *cmd)
 
 static int set_knob(const char *cmd, int argc, char **argv, int wanted)
 {
+	bool restore_leftover = false;
 	enum parse_result parsed;
 	int before, err, rc;
 
-	parsed = toggle_parse_args(cmd, argc, argv);
+	parsed = toggle_parse_args(cmd, argc, argv, &restore_leftover);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
+	/*
+	 * Before the knob, which may be missing: a leftover may name another
+	 * knob. Only a failed put-back stops here; a warning does not.
+	 */
+	rc = restore_file_leftovers(cmd, restore_leftover);
+	if (rc && restore_leftover)
+		return rc;
 	rc = knob_write_preflight(cmd);
 	if (rc)
 		return rc;

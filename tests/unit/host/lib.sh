@@ -40,6 +40,13 @@ same_bytes() {
 	}
 }
 
+# not_grep PATTERN FILE...: passes when no FILE has PATTERN; shows those that do.
+not_grep() {
+	local pattern=$1
+	shift
+	! grep -H -- "$pattern" "$@"
+}
+
 # wait_for_content FILE TEXT: up to 10 s until FILE holds TEXT and a newline.
 wait_for_content() {
 	local _

@@ -23,11 +23,45 @@ check "clean end: no restore file left" \
 	>/dev/null 2>&1 &
 ab_pid=$!
 wait_for_content "$knob" 0 || fail "the knob never reached B"
+restore=$VMPCTL_RUN_DIR/ab-$ab_pid.restore
+# enable and disable leave the restore file of a running ab alone
+"$VMPCTL" disable --restore-leftover >"$scratch/out" 2>"$scratch/err"
+check "--restore-leftover: a running ab's restore file is left alone" [ -f "$restore" ]
+check "--restore-leftover: a running ab is not named" \
+	not_grep "ab-$ab_pid" "$scratch/out" "$scratch/err"
 kill -9 "$ab_pid"
 wait "$ab_pid" 2>/dev/null
-restore=$VMPCTL_RUN_DIR/ab-$ab_pid.restore
 check "kill -9: the restore file is left ($restore)" [ -f "$restore" ]
 check "kill -9: the knob is still changed" [ "$(cat "$knob")" != "$(cat "$scratch/found")" ]
+
+# enable (and disable) name a dead ab's leftover: the knob, the value it
+# found, the command that puts it back; they change nothing of it.
+"$VMPCTL" enable >/dev/null 2>"$scratch/err"
+check "enable, a leftover: the knob is named" \
+	grep -qF "vmpctl: enable: warning: vmpctl ab (pid $ab_pid) ended without putting back $knob, which it found holding 'found\tvalue\nsecond line'" "$scratch/err"
+check "enable, a leftover: the command to put it back is named" \
+	grep -qF "put it back with: vmpctl ab --restore $restore (or vmpctl enable --restore-leftover)" "$scratch/err"
+check "enable, a leftover: the knob is left changed" \
+	[ "$(cat "$knob")" != "$(cat "$scratch/found")" ]
+check "enable, a leftover: the restore file is left" [ -f "$restore" ]
+"$VMPCTL" enable --help | grep -q -- "--restore-leftover"
+check "enable --help names --restore-leftover" [ $? -eq 0 ]
+
+# --restore-leftover puts it back first, whatever happens to the knob next
+cp "$restore" "$scratch/leftover"
+"$VMPCTL" disable --restore-leftover >"$scratch/out" 2>"$scratch/err"
+check "disable --restore-leftover: the knob as found, byte for byte" \
+	same_bytes "$knob" "$scratch/found"
+check "disable --restore-leftover: the restore file is removed" [ ! -e "$restore" ]
+check "disable --restore-leftover: says what it restored" \
+	grep -qF "restored: $knob to 'found\tvalue\nsecond line' as found by vmpctl ab (pid $ab_pid), from $restore" "$scratch/out"
+check "disable --restore-leftover: no warning left" not_grep "warning" "$scratch/err"
+printf 'not a restore file\n' >"$VMPCTL_RUN_DIR/ab-$ab_pid.restore"
+"$VMPCTL" enable --restore-leftover >/dev/null 2>"$scratch/err"
+check "enable --restore-leftover of another file: exit 2" [ $? -eq 2 ]
+check "enable --restore-leftover of another file: says so" \
+	grep -q "is not a vmpctl restore file" "$scratch/err"
+mv "$scratch/leftover" "$restore"
 
 "$VMPCTL" ab --restore "$restore" 2>"$scratch/err"
 check "--restore: exit 0 ($(cat "$scratch/err"))" [ $? -eq 0 ]
