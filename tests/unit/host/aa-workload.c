@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aa-workload SEED STEP_S DURATION_S: a fast fake workload for the real
- * process A/A calibration of vmpctl ab --interleave. Every STEP_S of
- * CLOCK_MONOTONIC it prints a rate line (see RATE LINES in vmpctl(1))
- * whose count is 1000 per second with 10% noise (seeded, Gaussian),
- * whatever the knob holds: the arms cannot differ, so every "B better" or
- * "B worse" is a false positive.
+ * aa-workload [OPTIONS] SEED STEP_S DURATION_S: a fast fake workload for
+ * the real process A/A calibration of vmpctl ab --interleave. Every
+ * STEP_S of CLOCK_MONOTONIC it prints a rate line (see RATE LINES in
+ * vmpctl(1)) whose count is 1000 per second with 10% noise (seeded,
+ * Gaussian), whatever the knob holds: the arms cannot differ, so every
+ * "B better" or "B worse" is a false positive.
+ *
+ *   --pgbench         print pgbench -P lines instead, with a mean latency
+ *                     of 1 ms (10% noise): the latency's A/A as well
+ *   --period P        rate and latency drift up 20% over the run and
+ *                     swing 10% with a period of P seconds (a load that
+ *                     aliases into a fixed order of arms)
+ *   --flip-knob FILE  every change of FILE's content (a flip, either
+ *                     way) slows the workload: 50% more latency, 50%
+ *                     less rate, decaying with a time constant of 2
+ *                     steps (a disturbance carried over after the flip)
  */
+#include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -31,32 +44,100 @@ static double gaussian(unsigned short state[3])
 	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
 }
 
+/* What the run varies besides noise; see the options above. */
+struct aa_shape {
+	bool pgbench;
+	double period_s;	/* 0: no drift nor swing */
+	const char *flip_knob;	/* NULL: flips do not disturb */
+	double step_s;
+	char knob_seen[64];
+	double last_flip;	/* -INFINITY: none yet */
+};
+
+/* The factor by which the workload is slower at t than at rest (>= 1). */
+static double slowdown(struct aa_shape *shape, double start, double end, double t)
+{
+	double slow = 1.0;
+
+	if (shape->period_s > 0)
+		slow *= 1.0 + 0.2 * (t - start) / (end - start) +
+			0.1 * sin(2.0 * M_PI * t / shape->period_s);
+	if (shape->flip_knob) {
+		char now[sizeof(shape->knob_seen)] = "";
+		FILE *f = fopen(shape->flip_knob, "re");
+
+		if (f) {
+			if (!fgets(now, sizeof(now), f))
+				now[0] = '\0';
+			fclose(f);
+		}
+		if (strcmp(now, shape->knob_seen)) {
+			if (shape->knob_seen[0])
+				shape->last_flip = t;
+			strcpy(shape->knob_seen, now);
+		}
+		slow *= 1.0 + 0.5 * exp(-(t - shape->last_flip) / (2.0 * shape->step_s));
+	}
+	return slow;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: aa-workload [--pgbench] [--period P] [--flip-knob FILE] SEED STEP_S DURATION_S\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "pgbench", no_argument, NULL, 'g' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "flip-knob", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct aa_shape shape = { .last_flip = -INFINITY };
 	unsigned short state[3] = { 0x330e, 0, 0 };
-	double step, end, t;
+	double step, start, end, t;
+	int c;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: aa-workload SEED STEP_S DURATION_S\n");
-		return 2;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'g')
+			shape.pgbench = true;
+		else if (c == 'p')
+			shape.period_s = atof(optarg);
+		else if (c == 'k')
+			shape.flip_knob = optarg;
+		else
+			return usage();
 	}
-	state[1] = (unsigned short)atoi(argv[1]);
-	state[2] = (unsigned short)(atoi(argv[1]) >> 16);
-	step = atof(argv[2]);
-	t = now_s();
-	end = t + atof(argv[3]);
+	if (argc - optind != 3)
+		return usage();
+	state[1] = (unsigned short)atoi(argv[optind]);
+	state[2] = (unsigned short)(atoi(argv[optind]) >> 16);
+	step = shape.step_s = atof(argv[optind + 1]);
+	t = start = now_s();
+	end = t + atof(argv[optind + 2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (t < end) {
 		struct timespec at;
-		double count;
+		double slow, rate, latency_ms;
+		int printed;
 
 		t += step;
 		at.tv_sec = (time_t)t;
 		at.tv_nsec = (long)((t - (double)at.tv_sec) * 1e9);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
-		count = AA_RATE * step * (1.0 + AA_NOISE * gaussian(state));
-		if (printf("{\"t\":%.6f,\"interval_s\":%.6f,\"count\":%.3f}\n", t,
-			   step, count > 0 ? count : 0) < 0)
+		slow = slowdown(&shape, start, end, t);
+		rate = fmax(0, AA_RATE / slow * (1.0 + AA_NOISE * gaussian(state)));
+		if (shape.pgbench) {
+			latency_ms = fmax(0.001, slow * (1.0 + AA_NOISE * gaussian(state)));
+			printed = printf("progress: %.6f s, %.3f tps, lat %.4f ms stddev 0.100, 0 failed\n",
+					 t - start, rate, latency_ms);
+		} else {
+			printed = printf("{\"t\":%.6f,\"interval_s\":%.6f,\"count\":%.3f}\n",
+					 t, step, rate * step);
+		}
+		if (printed < 0)
 			return 1;
 	}
 	return 0;
