@@ -126,11 +126,14 @@ static int net_dev_value(const char *line, const char *field, double *value)
 static int io_stat_value(const char *line, const char *field, double *sum,
 			 int *found)
 {
-	const char *space = strchr(line, ' '), *dot = strchr(field, '.'), *key = field;
+	size_t line_len = strcspn(line, "\n");
+	const char *end = line + line_len, *dot = strchr(field, '.'), *key = field;
+	const char *space = memchr(line, ' ', line_len);
 	size_t key_len;
 	double value;
 
-	if (!space || !strchr(line, '='))
+	/* every search stays in this line: another's key is not this one's */
+	if (!space || !memchr(line, '=', line_len))
 		return 0;
 	if (dot) {
 		if ((size_t)(space - line) != (size_t)(dot - field) ||
@@ -139,7 +142,8 @@ static int io_stat_value(const char *line, const char *field, double *sum,
 		key = dot + 1;
 	}
 	key_len = strlen(key);
-	for (const char *p = space; (p = strstr(p, key)); p += key_len) {
+	for (const char *p = space; (p = memmem(p, (size_t)(end - p), key, key_len));
+	     p += key_len) {
 		if (p[-1] != ' ' || p[key_len] != '=')
 			continue;
 		if (number_at(p + key_len + 1, &value))

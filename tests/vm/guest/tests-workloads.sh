@@ -130,3 +130,42 @@ test_workloads_stress_ng_watched() {
 	wait "$pid" 2>/dev/null
 	wl_check stress-ng 5
 }
+
+# cgroup v2's io.stat, which --counter io.stat:KEY reads, as the kernel
+# keeps it for a memcg that writes and reads two disks of its own (zram
+# devices, direct I/O so that the bytes are the memcg's at once): a line
+# per device, MAJ:MIN then KEY=VALUE. Printed whole, after the kernel's
+# release, on "io.stat|" lines for tests/unit/fixtures/counters/io.stat.txt.
+# requires: amd64 cgroup-v2
+test_workloads_io_stat() {
+	local cg disk disk1 disk2 line wbytes rbytes
+	grep -qw io /sys/fs/cgroup/cgroup.controllers ||
+		skip "the kernel has no io controller (CONFIG_BLK_CGROUP)"
+	echo +io >/sys/fs/cgroup/cgroup.subtree_control || fail "cannot enable the io controller"
+	disk1=zram$(cat /sys/class/zram-control/hot_add) || fail "cannot add a zram device"
+	disk2=zram$(cat /sys/class/zram-control/hot_add) || fail "cannot add a zram device"
+	echo 8M >"/sys/block/$disk1/disksize" || fail "cannot size /dev/$disk1"
+	echo 8M >"/sys/block/$disk2/disksize" || fail "cannot size /dev/$disk2"
+	cg=/sys/fs/cgroup/wl-io
+	mkdir -p "$cg" || fail "cannot create $cg"
+	sh -c 'echo $$ >"$1/cgroup.procs" &&
+		dd if=/dev/zero of="/dev/$2" bs=4k count=512 oflag=direct 2>/dev/null &&
+		dd if="/dev/$2" of=/dev/null bs=4k count=256 iflag=direct 2>/dev/null &&
+		dd if=/dev/zero of="/dev/$3" bs=64k count=3 oflag=direct 2>/dev/null' \
+		sh "$cg" "$disk1" "$disk2" || fail "direct I/O to /dev/$disk1 and /dev/$disk2 failed"
+	echo "io.stat|# a memcg's io.stat after direct I/O to two zram devices (Linux $(uname -r))"
+	sed 's/^/io.stat|/' "$cg/io.stat"
+	line=$(grep "^$(cat "/sys/block/$disk1/dev") " "$cg/io.stat") ||
+		fail "io.stat has no line for /dev/$disk1 ($(cat "/sys/block/$disk1/dev"))"
+	wbytes=$(echo "$line" | sed -n 's/.* wbytes=\([0-9]*\) .*/\1/p')
+	rbytes=$(echo "$line" | sed -n 's/.* rbytes=\([0-9]*\) .*/\1/p')
+	[ "${wbytes:-0}" -ge $((512 * 4096)) ] || fail "wbytes ${wbytes:-missing}, 2 MiB were written"
+	[ "${rbytes:-0}" -ge $((256 * 4096)) ] || fail "rbytes ${rbytes:-missing}, 1 MiB was read"
+	grep -q "^$(cat "/sys/block/$disk2/dev") .* wbytes=196608 " "$cg/io.stat" ||
+		fail "io.stat has no 192 KiB written to /dev/$disk2"
+	rmdir "$cg"
+	for disk in "$disk1" "$disk2"; do
+		echo 1 >"/sys/block/$disk/reset"
+		echo "${disk#zram}" >/sys/class/zram-control/hot_remove
+	done
+}
