@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output.h"
+#include "commands.h"
 #include "signals.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
@@ -92,51 +94,97 @@ int table_add_row(struct table *t, const char *const *cells)
 	return 0;
 }
 
-static void print_cell(FILE *out, const char *text, size_t width,
-		       bool right, bool last)
-{
-	size_t pad = width - strlen(text);
+struct table_format table_format;
 
-	if (right)
-		fprintf(out, "%*s%s", (int)pad, "", text);
-	else if (last)
-		fputs(text, out);
-	else
-		fprintf(out, "%s%*s", text, (int)pad, "");
+void table_column_name(const char *header, char *name, size_t size)
+{
+	const char *end = strstr(header, " for ");
+	size_t o = 0;
+	bool dash = false;
+
+	if (!end)
+		end = header + strlen(header);
+	for (; header < end && o + 2 < size; header++) {
+		unsigned char c = (unsigned char)*header;
+
+		if (c == '%')
+			continue;
+		if (isalnum(c)) {
+			if (dash && o)
+				name[o++] = '-';
+			dash = false;
+			name[o++] = (char)tolower(c);
+		} else {
+			dash = true;
+		}
+	}
+	name[o] = '\0';
 }
 
-static void print_line(const struct table *t, FILE *out,
-		       const char *const *cells, const size_t *width)
+/* Whether the column named name (length len) is one of headers. */
+static bool headers_have(const char *const *headers, const char *name, size_t len)
 {
-	size_t i;
+	char own[64];
 
-	for (i = 0; i < t->columns; i++) {
-		if (i)
-			fputs("  ", out);
-		print_cell(out, cells[i], width[i], t->right_aligned & (1u << i),
-			   i + 1 == t->columns);
+	for (; *headers; headers++) {
+		table_column_name(*headers, own, sizeof(own));
+		if (strlen(own) == len && strncmp(own, name, len) == 0)
+			return true;
 	}
-	fputc('\n', out);
+	return false;
+}
+
+int table_format_columns(const char *cmd, const char *list,
+			 const char *const *const *tables)
+{
+	const char *name = list;
+
+	for (;;) {
+		size_t len = strcspn(name, ",");
+		bool known = false;
+
+		for (const char *const *const *h = tables; *h && !known; h++)
+			known = headers_have(*h, name, len);
+		if (!known) {
+			vmpctl_error("%s: --output: %s '%.*s' (see COLUMNS in vmpctl(1))", cmd,
+				     len ? "no table has a column" : "an empty column name in",
+				     len ? (int)len : (int)strlen(list), len ? name : list);
+			return EXIT_USAGE;
+		}
+		if (!name[len])
+			break;
+		name += len + 1;
+	}
+	table_format.columns = list;
+	return 0;
 }
 
 void table_print(const struct table *t, FILE *out)
 {
-	size_t width[TABLE_MAX_COLUMNS];
-	size_t r, i;
+	size_t columns[TABLE_MAX_COLUMNS], n = 0;
+	const char *name = table_format.columns;
+	char own[64];
 
-	for (i = 0; i < t->columns; i++) {
-		width[i] = strlen(t->headers[i]);
-		for (r = 0; r < t->rows; r++) {
-			size_t len = strlen(t->cells[r * t->columns + i]);
-
-			if (len > width[i])
-				width[i] = len;
-		}
+	if (!name) {
+		for (n = 0; n < t->columns; n++)
+			columns[n] = n;
+		table_render(t, columns, n, out);
+		return;
 	}
-	print_line(t, out, t->headers, width);
-	for (r = 0; r < t->rows; r++)
-		print_line(t, out, (const char *const *)&t->cells[r * t->columns],
-			   width);
+	for (;;) {
+		size_t len = strcspn(name, ",");
+
+		for (size_t i = 0; i < t->columns && n < TABLE_MAX_COLUMNS; i++) {
+			table_column_name(t->headers[i], own, sizeof(own));
+			if (strlen(own) == len && strncmp(own, name, len) == 0)
+				columns[n++] = i;
+		}
+		if (!name[len])
+			break;
+		name += len + 1;
+	}
+	if (n)
+		table_render(t, columns, n, out);
 }
 
 void table_free(struct table *t)

@@ -46,8 +46,51 @@ int table_init(struct table *t, const char *const *headers,
 /* Appends a row of t->columns strings, copied; 0 or -ENOMEM. */
 int table_add_row(struct table *t, const char *const *cells);
 
-/* Columns separated by two spaces; no trailing spaces. */
+/*
+ * How tables print, from the options of the command that prints them
+ * (--raw, --noheadings, -o/--output): columns is NULL (all) or a comma
+ * list of column names, as table_column_name() makes them.
+ */
+struct table_format {
+	bool raw;
+	bool noheadings;
+	const char *columns;
+};
+extern struct table_format table_format;
+
+#define TABLE_WIDTH 100
+
+/*
+ * A column's name for -o: its header lowercased, a parameter after " for "
+ * left out ("pairs for 1%" is "pairs"), '%' dropped, every other run of
+ * characters but letters and digits one '-' ("95% CI" is "95-ci").
+ */
+void table_column_name(const char *header, char *name, size_t size);
+
+/*
+ * Checks -o's list against the headers of the tables cmd prints (a
+ * NULL-terminated list of NULL-terminated header lists) and keeps it in
+ * table_format. 0, or EXIT_USAGE with "vmpctl: CMD: -o: ..." printed.
+ */
+int table_format_columns(const char *cmd, const char *list,
+			 const char *const *const *tables);
+
+/*
+ * Prints the columns table_format selects, in -o's order (nothing when it
+ * selects none of t's): aligned, widths in characters (not bytes), fitted
+ * to TABLE_WIDTH by wrapping the columns of text, with a header line;
+ * or --raw, one space between cells.
+ */
 void table_print(const struct table *t, FILE *out);
+
+/*
+ * Renders the columns columns[0..n) of t as table_print() says: through
+ * libsmartcols (table_scols.c), or without it in the static build of the
+ * guests, which Debian has no static libsmartcols for (table_plain.c:
+ * columns padded by bytes, not fitted to TABLE_WIDTH).
+ */
+void table_render(const struct table *t, const size_t *columns, size_t n,
+		  FILE *out);
 
 void table_free(struct table *t);
 

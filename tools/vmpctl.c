@@ -8,6 +8,7 @@
 #include "signals.h"
 
 #include <getopt.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +106,14 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int status = close_stdout(run(argc, argv));
+	int status;
+
+	/*
+	 * The terminal's character set, so that tables count characters, not
+	 * bytes; numbers stay in the C locale's form (LC_NUMERIC untouched).
+	 */
+	setlocale(LC_CTYPE, "");
+	status = close_stdout(run(argc, argv));
 
 	/* a write to a closed pipe was a stop: end as SIGPIPE would have */
 	if (stop_signal() == SIGPIPE)

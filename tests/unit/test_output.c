@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON output (jansson, any bytes valid) and table layout. */
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <sys/utsname.h>
 #include <cmocka.h>
 
 #include "capture.h"
+#include "commands.h"
 #include "json.h"
 #include "output.h"
 
@@ -243,6 +246,141 @@ static void test_table_rejects_bad_headers(void **state)
 	assert_int_equal(table_init(&t, many, 0), -EINVAL);
 }
 
+/* The widest line of text, in characters (UTF-8) and not bytes. */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, "\n"), chars = 0;
+		mbstate_t st;
+
+		memset(&st, 0, sizeof(st));
+		for (size_t i = 0; i < len;) {
+			size_t n = mbrlen(text + i, len - i, &st);
+
+			assert_true(n > 0 && n <= len - i);
+			i += n;
+			chars++;
+		}
+		if (chars > widest)
+			widest = chars;
+		text += len + (text[len] == '\n');
+	}
+	return widest;
+}
+
+/* The character (not byte) offset of needle in the line of text it is on. */
+static size_t column_of(const char *text, const char *needle)
+{
+	const char *at = strstr(text, needle), *line = at;
+	size_t chars = 0;
+
+	assert_non_null(at);
+	while (line > text && line[-1] != '\n')
+		line--;
+	for (; line < at; line++)
+		chars += ((unsigned char)*line & 0xc0) != 0x80;
+	return chars;
+}
+
+/*
+ * A multibyte label ("µs", "Δ") is as wide as its characters, and a table
+ * wider than TABLE_WIDTH characters is fitted: its text column wraps.
+ */
+static void test_table_fits_width_in_characters(void **state)
+{
+	static const char *const headers[] = {
+		"métrique", "B vs A", "95% CI", "p", "MDE", NULL
+	};
+	static const char *const short_row[] = {
+		"µs/Δ", "+1.00%", "[-1.00%, +3.00%]", "0.03", "2.00%"
+	};
+	static const char *const long_row[] = {
+		"latence µs — une étiquette très longue, bien plus large que la "
+		"table ne peut l'être sur une ligne de cent caractères",
+		"+10.00%", "[-10.00%, +30.00%]", "0.0312", "12.00%"
+	};
+	struct table t;
+	char *text;
+
+	(void)state;
+	assert_non_null(setlocale(LC_CTYPE, "C.UTF-8"));
+	assert_int_equal(table_init(&t, headers, 0x1e), 0);
+	assert_int_equal(table_add_row(&t, short_row), 0);
+	text = table_text(&t);
+	/* the number after "µs/Δ" starts where the one after "métrique" does */
+	assert_int_equal(column_of(text, "+1.00%") + strlen("+1.00%"),
+			 column_of(text, "B vs A") + strlen("B vs A"));
+	free(text);
+	assert_int_equal(table_add_row(&t, long_row), 0);
+	text = table_text(&t);
+	assert_true(widest_line(text) <= TABLE_WIDTH);
+	/* the label wraps onto lines of its own; the numbers stay whole */
+	assert_non_null(strstr(text, "latence µs"));
+	assert_true(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') != NULL);
+	assert_non_null(strstr(text, "[-10.00%, +30.00%]"));
+	assert_non_null(strstr(text, "12.00%"));
+	free(text);
+	table_free(&t);
+	setlocale(LC_CTYPE, "C");
+}
+
+static void test_table_raw_noheadings_and_columns(void **state)
+{
+	static const char *const headers[] = { "phase", "knob", "low", NULL };
+	static const char *const other[] = { "B vs A", "95% CI", NULL };
+	static const char *const *const tables[] = { headers, other, NULL };
+	static const char *const row[] = { "re-enabled", "1", "12 345" };
+	struct table t;
+	char *text;
+
+	(void)state;
+	assert_int_equal(table_init(&t, headers, 0x6), 0);
+	assert_int_equal(table_add_row(&t, row), 0);
+	table_format.raw = true;
+	text = table_text(&t);
+	/* util-linux's raw form: a blank inside a cell is escaped */
+	assert_string_equal(text, "phase knob low\nre-enabled 1 12\\x20345\n");
+	free(text);
+	table_format.raw = false;
+
+	assert_int_equal(table_format_columns("test", "low,phase", tables), 0);
+	table_format.noheadings = true;
+	text = table_text(&t);
+	assert_string_equal(text, "12 345  re-enabled\n");
+	free(text);
+	table_format.noheadings = false;
+
+	/* names another table's columns only: this one prints nothing */
+	assert_int_equal(table_format_columns("test", "95-ci,b-vs-a", tables), 0);
+	text = table_text(&t);
+	assert_string_equal(text, "");
+	free(text);
+
+	assert_int_equal(table_format_columns("test", "low,high", tables), EXIT_USAGE);
+	assert_int_equal(table_format_columns("test", "low,", tables), EXIT_USAGE);
+	table_format.columns = NULL;
+	table_free(&t);
+}
+
+static void test_table_column_names(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "B vs A", "b-vs-a" }, { "95% CI", "95-ci" },
+		{ "median 95% CI", "median-95-ci" }, { "pairs for 1%", "pairs" },
+		{ "runs/arm for 2.5%", "runs-arm" }, { "User(s)", "user-s" },
+		{ "TCP MB/s", "tcp-mb-s" }, { "p", "p" },
+	};
+	char name[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		table_column_name(cases[i][0], name, sizeof(name));
+		assert_string_equal(name, cases[i][1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +396,9 @@ int main(void)
 		cmocka_unit_test(test_table_aligns_columns),
 		cmocka_unit_test(test_table_left_aligned_last_column_has_no_trailing_space),
 		cmocka_unit_test(test_table_rejects_bad_headers),
+		cmocka_unit_test(test_table_fits_width_in_characters),
+		cmocka_unit_test(test_table_raw_noheadings_and_columns),
+		cmocka_unit_test(test_table_column_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include "fileio.h"
 #include "slices.h"
 #include "output.h"
+#include "summary.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -69,6 +70,10 @@ static void ab_usage(FILE *out)
 		"      --pid PID             the same with /proc/PID\n"
 		"  -j, --json                JSON instead of the table\n"
 		"      --csv                 CSV, one line per metric\n"
+		"      --raw                 tables unaligned, one space between cells\n"
+		"      --noheadings          tables without their header line\n"
+		"      --output COLUMNS      only these columns of the tables, in this\n"
+		"                            order (names: COLUMNS in vmpctl(1))\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
 		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
 		"      --save FILE           every run (slice) as a JSON line the moment\n"
@@ -258,6 +263,19 @@ static int check_start_timeout(struct ab_parse *p, const char *opt,
 	return -EINVAL;
 }
 
+/* --raw, --noheadings, --output: how tables print (output.h). */
+static int set_table_format(struct ab_parse *p, const char *opt, const char *arg)
+{
+	(void)p;
+	if (strcmp(opt, "--raw") == 0)
+		table_format.raw = true;
+	else if (strcmp(opt, "--noheadings") == 0)
+		table_format.noheadings = true;
+	else if (table_format_columns("ab", arg, ab_tables))
+		return -EINVAL;
+	return 0;
+}
+
 /* The progress-source options: sources.h checks and keeps them. */
 static int set_source(struct ab_parse *p, const char *opt, const char *arg)
 {
@@ -294,6 +312,9 @@ static const struct ab_option ab_option_table[] = {
 	  NULL },
 	{ "json", 'j', AB_ARG_SET, 0, 0, 0, false, set_json },
 	{ "csv", 0, AB_ARG_SET, 0, 0, 0, false, set_csv },
+	{ "raw", 0, AB_ARG_SET, 0, 0, 0, false, set_table_format },
+	{ "noheadings", 0, AB_ARG_SET, 0, 0, 0, false, set_table_format },
+	{ "output", 0, AB_ARG_SET, 0, 0, 0, true, set_table_format },
 	{ "quiet", 'q', AB_ARG_TRUE, AB_FIELD(quiet), 0, 0, false, NULL },
 	{ "save", 0, AB_ARG_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
 	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,

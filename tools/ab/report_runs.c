@@ -10,19 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const ab_blocks_headers[] = {
+	"metric", "B vs A", "95% CI", "paired p", "MDE", NULL
+};
+
+const char *const ab_runs_headers[] = {
+	"metric", "B vs A", "95% CI", "Welch t", "p", "Holm p", "U p",
+	"verdict", "MDE", "runs/arm", NULL
+};
+
 /* The design's analysis: each block's A and B run as a pair. */
 static void print_blocks(FILE *out, const struct ab_report *r)
 {
-	static const char *const headers[] = {
-		"metric", "B vs A", "95% CI", "paired p", "MDE", NULL
-	};
 	struct table t;
 
 	if (!r->metrics[0].paired)
 		return;
 	fprintf(out, "\npaired by block (the design: %zu blocks of one A and one B run; a drift\n"
 		"between blocks cancels):\n", r->metrics[0].blocks.n);
-	if (table_init(&t, headers, 0x1e) == 0) {
+	if (table_init(&t, ab_blocks_headers, 0x1e) == 0) {
 		for (size_t i = 0; i < r->n_metrics; i++) {
 			const struct stats_paired *c = &r->metrics[i].blocks;
 			char cells[5][64];
@@ -112,10 +118,6 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 
 void ab_print_table(FILE *out, const struct ab_report *r)
 {
-	static const char *const diff_headers[] = {
-		"metric", "B vs A", "95% CI", "Welch t", "p", "Holm p", "U p",
-		"verdict", "MDE", "runs/arm", NULL
-	};
 	const struct ab_options *o = r->opts;
 	char target_header[48];
 	const char *headers[11];
@@ -144,7 +146,7 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	table_free(&t);
 	fputc('\n', out);
 
-	memcpy(headers, diff_headers, sizeof(diff_headers));
+	memcpy(headers, ab_runs_headers, sizeof(ab_runs_headers));
 	if (o->target_pct > 0) {
 		snprintf(target_header, sizeof(target_header), "runs/arm for %.2g%%",
 			 o->target_pct);

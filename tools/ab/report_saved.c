@@ -32,6 +32,10 @@ static void report_usage(FILE *out)
 	      "                        effect of B in both\n"
 	      "  -j, --json            JSON lines instead of the table\n"
 	      "      --csv             CSV, as vmpctl ab --csv\n"
+	      "      --raw             tables unaligned, one space between cells\n"
+	      "      --noheadings      tables without their header line\n"
+	      "      --output COLUMNS  only these columns of the tables, in this\n"
+	      "                        order (names: COLUMNS in vmpctl(1))\n"
 	      "      --plot OUT        also draw an interleaved A/B to OUT.png or\n"
 	      "                        OUT.svg: slices over time, the pairs'\n"
 	      "                        differences, the effect by time since the flip\n"
@@ -153,23 +157,24 @@ static const char *arm_verdict(const struct stats_comparison *c, bool higher_is_
 	return (c->diff_pct > 0) == higher_is_better ? "now better" : "now worse";
 }
 
+const char *const ab_saved_headers[] = {
+	"arm", "baseline mean", "n", "now mean", "n", "change",
+	"95% CI", "p", "verdict", NULL
+};
+
 static void print_baseline_table(FILE *out, const struct ab_saved *now,
 				 const char *baseline_path,
 				 const struct stats_comparison cmp[2],
 				 const struct saved_figures *base,
 				 const struct saved_figures *cur)
 {
-	static const char *const headers[] = {
-		"arm", "baseline mean", "n", "now mean", "n", "change",
-		"95% CI", "p", "verdict", NULL
-	};
 	struct table t;
 	char ci[2][48], base_ci[48], cur_ci[48];
 
 	fprintf(out, "\nvs baseline %s (%s, %s is better):\n", baseline_path,
 		now->opts.metric_regex || now->interleaved ? now->opts.metric_name : "wall(s)",
 		now->opts.higher_is_better ? "higher" : "lower");
-	if (table_init(&t, headers, 0xfeU))
+	if (table_init(&t, ab_saved_headers, 0xfeU))
 		return;
 	for (int i = 0; i < 2; i++) {
 		char cells[7][48];
@@ -284,6 +289,9 @@ int cmd_ab_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -307,6 +315,16 @@ int cmd_ab_report(int argc, char **argv)
 			break;
 		case 'P':
 			plot = optarg;
+			break;
+		case 'r':
+			table_format.raw = true;
+			break;
+		case 'H':
+			table_format.noheadings = true;
+			break;
+		case 'o':
+			if (table_format_columns("ab report", optarg, ab_tables))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			report_usage(stdout);

@@ -61,19 +61,21 @@ static void print_arms(FILE *out, const struct il_report *r)
 	table_free(&t);
 }
 
+/* with room for the target's column ("pairs for 1%") */
+const char *const ab_slices_headers[] = {
+	"metric", "B vs A", "95% CI", "p", "t p", "W p", "verdict",
+	"MDE", NULL, NULL
+};
+
 static void print_comparison(FILE *out, const struct il_report *r)
 {
-	static const char *const base_headers[] = {
-		"metric", "B vs A", "95% CI", "p", "t p", "W p", "verdict",
-		"MDE", NULL, NULL
-	};
 	const struct stats_paired *c = &r->cmp;
 	const char *headers[10], *row[9];
 	char cells[9][64], target_header[48];
 	struct table t;
 	size_t columns = 8;
 
-	memcpy(headers, base_headers, sizeof(base_headers));
+	memcpy(headers, ab_slices_headers, sizeof(ab_slices_headers));
 	if (r->opts->target_pct > 0) {
 		snprintf(target_header, sizeof(target_header), "pairs for %.2g%%",
 			 r->opts->target_pct);

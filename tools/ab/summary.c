@@ -8,6 +8,14 @@ const char *const ab_summary_headers[] = {
 	"median", "median 95% CI", "cover", NULL
 };
 
+/* the column print_comparison() adds to ab_slices_headers with --target */
+static const char *const target_headers[] = { "pairs for target", NULL };
+
+const char *const *const ab_tables[] = {
+	ab_summary_headers, ab_runs_headers, ab_blocks_headers, ab_slices_headers,
+	target_headers, ab_saved_headers, NULL
+};
+
 void ab_cell(char *buf, size_t size, const char *fmt, double value)
 {
 	if (isfinite(value))

@@ -19,6 +19,15 @@
 
 /* The table's headers (NULL-terminated) and right-aligned columns. */
 extern const char *const ab_summary_headers[];
+
+/* The other tables' headers: whole runs, blocks, slices, a saved run. */
+extern const char *const ab_runs_headers[];
+extern const char *const ab_blocks_headers[];
+extern const char *const ab_slices_headers[];
+extern const char *const ab_saved_headers[];
+
+/* Every table ab and ab report print, for --output (table_format_columns()). */
+extern const char *const *const ab_tables[];
 #define AB_SUMMARY_RIGHT_ALIGNED 0x5fcU
 
 /* value printed with fmt, or "-" when it is not a finite number. */

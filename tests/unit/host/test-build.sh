@@ -68,6 +68,15 @@ check "STATIC=1 leaves cairo out (PLOT=0)" \
 	[ -z "$(grep -e plot_cairo -e -lcairo <<<"$static_lines")" ]
 check "STATIC=1 compiles the plot stub" grep -q ' ab/plot_none\.c$' <<<"$static_lines"
 
+# SMARTCOLS: libsmartcols prints the tables by default; a static build
+# (Debian has no static libsmartcols) prints them without it.
+check "the default build compiles the libsmartcols tables" grep -q ' table_scols\.c$' <<<"$env_lines"
+check "the default build links libsmartcols" \
+	grep -qF -- "$(pkg-config --libs smartcols)" <<<"$(links "$env_lines")"
+check "STATIC=1 leaves libsmartcols out (SMARTCOLS=0)" \
+	[ -z "$(grep -e table_scols -e -lsmartcols <<<"$static_lines")" ]
+check "STATIC=1 compiles the plain tables" grep -q ' table_plain\.c$' <<<"$static_lines"
+
 # print-build-debs: the owners of the .pc files linked, each with its .a
 # where the build is static
 owners() {
@@ -77,7 +86,7 @@ owners() {
 }
 debs=$(top_make -s -C "$TOOLS" print-build-debs)
 check "print-build-debs names the packages of the .pc files ($debs)" \
-	[ "$(sort <<<"$debs")" = "$(owners gsl jansson cairo)" ]
+	[ "$(sort <<<"$debs")" = "$(owners gsl jansson cairo smartcols)" ]
 debs=$(top_make -s -C "$TOOLS" print-build-debs STATIC=1)
 check "print-build-debs STATIC=1 names those of the static build ($debs)" \
 	[ "$(sort <<<"$debs")" = "$(owners gsl jansson)" ]
