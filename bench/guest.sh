@@ -135,12 +135,6 @@ section() {
 	*) return 1 ;;
 	esac
 }
-# Section 3's summary repeats tables 1 and 2, whichever of them ran.
-: >/tmp/cost-rows
-: >/tmp/cost-ratios
-: >/tmp/floor-row
-: >/tmp/toggle-rows
-
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 echo "Under TCG every ns is emulated time: compare the ratios, not absolute numbers."
 echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
@@ -256,16 +250,6 @@ echo " stock -> backend: A enabled=1, B enabled=0 short-circuited by that backen
 printf '%-17s %9s %9s  %6s  %-10s %-18s  %6s  %7s\n' "A -> B" \
 	"A f/wsec" "B f/wsec" "B/A" "B vs A" "95% CI" "p" "MDE"
 cat /tmp/pft-rows
-echo
-echo "== summary: tables 1 and 2 again"
-printf '%-36s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
-	"floor" "/floor" "skip/call"
-cat /tmp/floor-row /tmp/cost-rows
-echo "stock path against not loaded, per call (target for resident: <= 1.3x):"
-cat /tmp/cost-ratios
-echo
-toggle_header
-cat /tmp/toggle-rows
 fi
 
 # 4. Whole-run ABBA against the interleaved A/B (issue 14), at equal wall
