@@ -304,13 +304,13 @@ json_flag() {
 	json_after "$1" "$2" "" "," | sed 's/}.*//'
 }
 
-# Whole-run ABBA's figures from `vmpctl ab --json` in FILE (fault/wsec the
-# first metric), into /tmp/abba-unpaired and /tmp/abba-paired: the metric's
-# object names its paired figures ("blocks") with the same keys as the
+# abba_split FILE OUT: whole-run ABBA's figures from `vmpctl ab --json` in
+# FILE (fault/wsec the first metric), into OUT-unpaired and OUT-paired: the
+# metric names its paired figures ("blocks") with the same keys as the
 # unpaired ones, so each is read from a copy that holds only its own.
 abba_split() {
-	sed 's/"blocks":{[^}]*}//' "$1" >/tmp/abba-unpaired
-	json_obj "$1" blocks >/tmp/abba-paired
+	sed 's/"blocks":{[^}]*}//' "$1" >"$2-unpaired"
+	json_obj "$1" blocks >"$2-paired"
 }
 
 # aa_interval K N: the rate of K false positives in N runs with its 95%
@@ -431,7 +431,7 @@ echo "== 4b. whole-run ABBA: vmpctl ab -T $IL_BUDGET -- $PFT"
 # shellcheck disable=SC2086 # $PFT is a command line to split
 vmpctl ab -n 100000 -w 1 -T "$IL_BUDGET" -q --json --metric "$FAULTS" \
 	--metric-name fault/wsec --higher-is-better -- $PFT >/tmp/abba.json || true
-abba_split /tmp/abba.json
+abba_split /tmp/abba.json /tmp/abba
 abba_n=$(json_num /tmp/abba-unpaired n)
 abba_s=$(json_num /tmp/abba-unpaired elapsed_s)
 abba_mde=$(json_num /tmp/abba-unpaired mde_pct)
