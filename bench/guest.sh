@@ -468,10 +468,13 @@ printf 'sign-flip test (exact: %s): B vs A %+.2f%%, 95%% CI %s (the test inverte
 printf 'for reference: paired t p %.3g, Wilcoxon p %.3g, Fieller 95%% CI %s\n' \
 	"$(json_num /tmp/il.json p)" "$(json_num /tmp/il.json wilcoxon_p)" \
 	"$(json_interval /tmp/il.json fieller_ci_pct)"
-echo "balance: kept pairs AB:BA $(json_num /tmp/il-balance pairs_ab):$(json_num /tmp/il-balance pairs_ba) (p $(json_num /tmp/il-balance order_p));" \
-	"slices right after a flip: A $(json_num /tmp/il-balance a_after_flip), B $(json_num /tmp/il-balance b_after_flip) (p $(json_num /tmp/il-balance flip_p));" \
-	"flips over --max-flip: to A $(json_num /tmp/il-balance slow_to_a) of $(json_num /tmp/il-balance flips_to_a)," \
-	"to B $(json_num /tmp/il-balance slow_to_b) of $(json_num /tmp/il-balance flips_to_b); balanced: $(json_flag /tmp/il-balance balanced)"
+printf 'balance: kept pairs AB:BA %s:%s (p %.3g); slices right after a flip: A %s, B %s (p %.3g); flips over --max-flip: to A %s of %s, to B %s of %s; balanced: %s\n' \
+	"$(json_num /tmp/il-balance pairs_ab)" "$(json_num /tmp/il-balance pairs_ba)" \
+	"$(json_num /tmp/il-balance order_p)" "$(json_num /tmp/il-balance a_after_flip)" \
+	"$(json_num /tmp/il-balance b_after_flip)" "$(json_num /tmp/il-balance flip_p)" \
+	"$(json_num /tmp/il-balance slow_to_a)" "$(json_num /tmp/il-balance flips_to_a)" \
+	"$(json_num /tmp/il-balance slow_to_b)" "$(json_num /tmp/il-balance flips_to_b)" \
+	"$(json_flag /tmp/il-balance balanced)"
 printf 'carry-over, halves: B vs A %+.2f%% in the first half of slices, %+.2f%% in the second (%s pairs, p %.3g)\n' \
 	"$(json_num /tmp/il-carry first_half_pct)" "$(json_num /tmp/il-carry second_half_pct)" \
 	"$(json_num /tmp/il-carry pairs)" "$(json_num /tmp/il-carry p)"
