@@ -103,4 +103,30 @@ check "bench/run: section 4 with 4a and its summary, not the harness's line" \
 	equal "section 4" "$(section_text 4 "$guest" | tr '\n' '|')" \
 	"== 4. methods|== 4a. series|row 4a|== 4. summary|row 4|"
 
+# bench/run end to end, with a stand-in for the VM harness whose guest
+# printed sections 2 and 4 but not 3: each printed section gets its file
+# with the header, and the missing one fails the run.
+mkdir -p "$scratch/tree/bench/results" "$scratch/tree/tests/vm"
+cp "$top/bench/run" "$scratch/tree/bench/run"
+cat >"$scratch/tree/tests/vm/run" <<'EOF'
+#!/bin/sh
+mkdir -p "$VMPCTL_VM_OUT/$2" && cat "$FAKE_GUEST_OUTPUT" >"$VMPCTL_VM_OUT/$2/ktap.txt"
+EOF
+chmod +x "$scratch/tree/tests/vm/run"
+grep -v '^== 3\.\|^== direct\|^row 3' "$guest" >"$scratch/guest-without-3"
+status=0
+FAKE_GUEST_OUTPUT=$scratch/guest-without-3 BENCH_SECTIONS=2,3,4 "$scratch/tree/bench/run" \
+	>"$scratch/bench.out" 2>&1 || status=$?
+check "bench/run: a section the guest did not print fails the run" equal "exit" "$status" 1
+check "bench/run: it names the missing section" grep -q 'printed no section 3' "$scratch/bench.out"
+results=$scratch/tree/bench/results
+check "bench/run: no file for the missing section" [ ! -e "$results/pft-ab.txt" ]
+for file in toggle-latency ab-method; do
+	check "bench/run: $file.txt has the date, commit, load and kernel in its header" \
+		grep -qz '# date: 2[0-9-]* [0-9:]* UTC.*# commit: .*# host load at start: .*load average.*# 6.1: 6.1.0-57-amd64' \
+		"$results/$file.txt"
+done
+check "bench/run: ab-method.txt holds section 4" equal "section 4 file" \
+	"$(grep -c '^row 4' "$results/ab-method.txt")" 2
+
 finish
