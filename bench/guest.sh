@@ -135,12 +135,6 @@ section() {
 	*) return 1 ;;
 	esac
 }
-# Section 3's summary repeats tables 1 and 2, whichever of them ran.
-: >/tmp/cost-rows
-: >/tmp/cost-ratios
-: >/tmp/floor-row
-: >/tmp/toggle-rows
-
 echo "== vmpressure_ctl bench: Debian $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 echo "Under TCG every ns is emulated time: compare the ratios, not absolute numbers."
 echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 50 ms."
@@ -256,32 +250,26 @@ echo " stock -> backend: A enabled=1, B enabled=0 short-circuited by that backen
 printf '%-17s %9s %9s  %6s  %-10s %-18s  %6s  %7s\n' "A -> B" \
 	"A f/wsec" "B f/wsec" "B/A" "B vs A" "95% CI" "p" "MDE"
 cat /tmp/pft-rows
-echo
-echo "== summary: tables 1 and 2 again"
-printf '%-36s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
-	"floor" "/floor" "skip/call"
-cat /tmp/floor-row /tmp/cost-rows
-echo "stock path against not loaded, per call (target for resident: <= 1.3x):"
-cat /tmp/cost-ratios
-echo
-toggle_header
-cat /tmp/toggle-rows
 fi
 
-# 4. Whole-run ABBA against the interleaved A/B (issue 14), at equal wall
-# time. The interleaved runs are one long steady pft; the flip-free series
-# of its rate lines shows why the MDE is what it is (per-slice noise, drift)
-# and what each slice length gives. Resident mode flips in well under a
-# millisecond (table 2), so slices can be as short as pft's noise allows;
-# direct is the backend whose stock path costs least there (table 1).
-# IL_* may be changed here.
+# 4. Whole-run ABBA against the interleaved A/B (issues 14 and 21), at
+# equal wall time, each analysed by its design: whole runs paired within
+# their ABBA blocks (unpaired beside them), interleaved slices by the
+# sign-flip test. The interleaved run is one long steady pft; the flip-free
+# series of its rate lines shows why the MDE is what it is (per-slice noise,
+# drift) and what each slice length gives. Resident mode flips in well under
+# a millisecond (table 2), so slices can be as short as pft's noise allows;
+# direct is the backend whose stock path costs least there (table 1). Then
+# the calibration: A/A runs that flip a file knob pft ignores between two
+# values, with the real pft running. IL_* may be changed here.
 IL_METHOD=direct
-IL_BUDGET=300		# seconds of wall time for each mode
+IL_BUDGET=180		# seconds of wall time for each mode
 IL_SLICE=0.25		# seconds per slice: five of pft's rate lines
+IL_LONG_EVERY=10	# every 10th pair 4x as long: the carry-over check
 IL_REPORT=0.05		# pft's --report-interval
-IL_SERIES=120		# seconds of the flip-free series
-IL_FPR_RUNS=20		# A/A runs for the false-positive rate (file knob, a != b)
-IL_FPR_SECONDS=20	# each
+IL_SERIES=60		# seconds of the flip-free series
+IL_FPR_RUNS=60		# A/A runs: 0 positives of 60 bound the rate below 6%
+IL_FPR_SECONDS=6	# each: about 12 pairs, so the exact test's p steps by 1/2048
 IL_PFT="vmpctl pft --size 64M --memcg-limit 16M --duration 3600 --report-interval $IL_REPORT"
 
 # json_num FILE KEY: the first number after "KEY": in a one-line JSON file.
@@ -289,10 +277,81 @@ json_num() {
 	sed -n "s/\"$2\":\([-0-9.e+]*\).*/\1/p" "$1" | sed 's/.*[^-0-9.e+]//' | head -n 1
 }
 
-# json_obj FILE KEY: the inside of the flat object "KEY":{...} of a
-# one-line JSON file, for json_num on it.
+# json_after FILE KEY OPEN CLOSE: what lies between OPEN and the next CLOSE
+# after the first "KEY": of a one-line JSON file (keys repeat in nested
+# objects: the first is the outer metric's).
+json_after() {
+	awk -v key="\"$2\":$3" -v end="$4" '{
+		i = index($0, key); if (!i) exit
+		rest = substr($0, i + length(key)); j = index(rest, end)
+		print j ? substr(rest, 1, j - 1) : rest; exit
+	}' "$1"
+}
+
+# json_interval FILE KEY: the first "KEY":[LO,HI] as "[LO%, HI%]".
+json_interval() {
+	json_after "$1" "$2" "[" "]" | awk -F, '{ printf "[%+.2f%%, %+.2f%%]", $1, $2 }'
+}
+
+# json_obj FILE KEY: the inside of the first flat object "KEY":{...}, for
+# json_num on it.
 json_obj() {
-	sed -n "s/.*\"$2\":{\([^}]*\)}.*/\1/p" "$1" | head -n 1
+	json_after "$1" "$2" "{" "}"
+}
+
+# json_flag FILE KEY: the first "KEY":true or false.
+json_flag() {
+	json_after "$1" "$2" "" "," | sed 's/}.*//'
+}
+
+# abba_split FILE OUT: whole-run ABBA's figures from `vmpctl ab --json` in
+# FILE (fault/wsec the first metric), into OUT-unpaired and OUT-paired: the
+# metric names its paired figures ("blocks") with the same keys as the
+# unpaired ones, so each is read from a copy that holds only its own.
+abba_split() {
+	sed 's/"blocks":{[^}]*}//' "$1" >"$2-unpaired"
+	json_obj "$1" blocks >"$2-paired"
+}
+
+# aa_interval K N: the rate of K false positives in N runs with its 95%
+# intervals, Wilson's and Clopper-Pearson's. Busybox awk has no math library:
+# Newton for Wilson's square root, bisection on the binomial sum for
+# Clopper-Pearson.
+aa_interval() {
+	awk -v k="$1" -v n="$2" '
+		function root(x,   r, i) {
+			if (x <= 0) return 0
+			r = x > 1 ? x : 1
+			for (i = 0; i < 100; i++) r = (r + x / r) / 2
+			return r
+		}
+		# P(X <= j) for X ~ Binomial(n, q), 0 < q < 1
+		function at_most(j, q,   i, term, sum) {
+			if (j < 0) return 0
+			term = 1
+			for (i = 0; i < n; i++) term *= 1 - q
+			sum = term
+			for (i = 1; i <= j; i++) { term *= (n - i + 1) / i * q / (1 - q); sum += term }
+			return sum
+		}
+		# the q in (0, 1) where at_most(j, q) = target (it falls as q grows)
+		function solve(j, target,   lo, hi, mid, i) {
+			lo = 0
+			hi = 1
+			for (i = 0; i < 60; i++) {
+				mid = (lo + hi) / 2
+				if (at_most(j, mid) > target) lo = mid; else hi = mid
+			}
+			return (lo + hi) / 2
+		}
+		BEGIN {
+			z = 1.959963984540054; f = k / n; z2n = z * z / n
+			c = (f + z2n / 2) / (1 + z2n); h = z / (1 + z2n) * root(f * (1 - f) / n + z2n / (4 * n))
+			cp_lo = k == 0 ? 0 : solve(k - 1, 0.975)
+			cp_hi = k == n ? 1 : solve(k, 0.025)
+			printf "%.1f%%; 95%% interval Wilson [%.1f%%, %.1f%%], Clopper-Pearson [%.1f%%, %.1f%%]\n", 100 * f,
+				100 * (c - h > 0 ? c - h : 0), 100 * (c + h), 100 * cp_lo, 100 * cp_hi
+		}'
 }
 
 # Allan deviation of the rate lines in $1 (the first 5 s left out) over
@@ -356,7 +415,7 @@ if ! reload method="$IL_METHOD" resident=1; then
 	echo "$IL_METHOD backend not available on this kernel: default backend"
 	reload resident=1
 fi
-echo "backend: $(cat "$KNOB_DIR/method"), resident; slices of $IL_SLICE s, pft rate lines every $IL_REPORT s"
+echo "backend: $(cat "$KNOB_DIR/method"), resident; slices of $IL_SLICE s (every ${IL_LONG_EVERY}th pair 4x), pft rate lines every $IL_REPORT s"
 
 echo
 echo "== 4a. pft's rate with the knob untouched: $IL_SERIES s of rate lines"
@@ -372,91 +431,135 @@ echo "== 4b. whole-run ABBA: vmpctl ab -T $IL_BUDGET -- $PFT"
 # shellcheck disable=SC2086 # $PFT is a command line to split
 vmpctl ab -n 100000 -w 1 -T "$IL_BUDGET" -q --json --metric "$FAULTS" \
 	--metric-name fault/wsec --higher-is-better -- $PFT >/tmp/abba.json || true
-echo "== 4b. interleaved: vmpctl ab --interleave $IL_SLICE -T $IL_BUDGET -- $IL_PFT"
+abba_split /tmp/abba.json /tmp/abba
+abba_n=$(json_num /tmp/abba-unpaired n)
+abba_s=$(json_num /tmp/abba-unpaired elapsed_s)
+abba_mde=$(json_num /tmp/abba-unpaired mde_pct)
+abba_paired_n=$(json_num /tmp/abba-paired n)
+abba_paired_mde=$(json_num /tmp/abba-paired mde_pct)
+printf 'unpaired: %s runs per arm in %.0f s, run CoV %.1f%% (arm A); B vs A %+.2f%%, Fieller 95%% CI %s, Welch p %.3g, MDE %.2f%%\n' \
+	"$abba_n" "$abba_s" "$(json_num /tmp/abba-unpaired cov_pct)" \
+	"$(json_num /tmp/abba-unpaired diff_pct)" "$(json_interval /tmp/abba-unpaired diff_ci_pct)" \
+	"$(json_num /tmp/abba-unpaired welch_p)" "$abba_mde"
+printf 'paired by block (its design): %s blocks; B vs A %+.2f%%, 95%% CI %s, paired t p %.3g, MDE %.2f%%\n' \
+	"$abba_paired_n" "$(json_num /tmp/abba-paired diff_pct)" \
+	"$(json_interval /tmp/abba-paired diff_ci_pct)" "$(json_num /tmp/abba-paired p)" "$abba_paired_mde"
+
+echo
+echo "== 4b. interleaved: vmpctl ab --interleave $IL_SLICE --long-every $IL_LONG_EVERY -T $IL_BUDGET -- $IL_PFT"
 # shellcheck disable=SC2086 # $IL_PFT is a command line to split
-vmpctl ab --interleave "$IL_SLICE" -n 100000 -T "$IL_BUDGET" -q --higher-is-better \
-	--target 2% --json -- $IL_PFT >/tmp/il.json || true
-json_obj /tmp/abba.json blocks >/tmp/abba-blocks
+vmpctl ab --interleave "$IL_SLICE" --long-every "$IL_LONG_EVERY" -n 100000 \
+	-T "$IL_BUDGET" -q --higher-is-better --target 2% --json -- $IL_PFT >/tmp/il.json || true
+json_obj /tmp/il.json pairs >/tmp/il-pairs
 json_obj /tmp/il.json balance >/tmp/il-balance
 json_obj /tmp/il.json carry_over >/tmp/il-carry
-abba_mde=$(json_num /tmp/abba.json mde_pct)
-abba_paired_mde=$(json_num /tmp/abba-blocks mde_pct)
-abba_n=$(json_num /tmp/abba.json n)
-abba_cov=$(json_num /tmp/abba.json cov_pct)
-abba_s=$(json_num /tmp/abba.json elapsed_s)
+json_obj /tmp/il.json intervals >/tmp/il-intervals
 il_mde=$(json_num /tmp/il.json mde_pct)
-il_pairs=$(json_num /tmp/il.json kept)
+il_pairs=$(json_num /tmp/il-pairs kept)
 il_noise=$(json_num /tmp/il.json noise_pct)
 il_s=$(json_num /tmp/il.json elapsed_s)
 il_needed=$(json_num /tmp/il.json pairs_needed)
-echo "ABBA: $abba_n runs per arm in $abba_s s, run CoV $abba_cov% (arm A), B vs A $(json_num /tmp/abba.json diff_pct)%, Welch p $(json_num /tmp/abba.json welch_p), MDE $abba_mde% unpaired"
-echo "ABBA paired by block (its design): $(json_num /tmp/abba-blocks n) blocks, B vs A $(json_num /tmp/abba-blocks diff_pct)%, paired p $(json_num /tmp/abba-blocks p), MDE $abba_paired_mde%"
-echo "interleaved: $il_pairs pairs kept, $(json_num /tmp/il.json dropped) dropped in $il_s s," \
-	"$(json_num /tmp/il.json kept_time_s) s of it in kept pairs; B vs A $(json_num /tmp/il.json diff_pct)%, sign-flip p $(json_num /tmp/il.json signflip_p), MDE $il_mde%"
-echo "balance: kept pairs AB:BA $(json_num /tmp/il-balance pairs_ab):$(json_num /tmp/il-balance pairs_ba), slices after a flip A $(json_num /tmp/il-balance a_after_flip), B $(json_num /tmp/il-balance b_after_flip); balanced: $(sed -n 's/.*"balanced":\([a-z]*\).*/\1/p' /tmp/il-balance)"
-echo "carry-over: B vs A $(json_num /tmp/il-carry first_half_pct)% in the first half of slices, $(json_num /tmp/il-carry second_half_pct)% in the second, p $(json_num /tmp/il-carry p); found: $(sed -n 's/.*"found":\([a-z]*\).*/\1/p' /tmp/il-carry)"
-echo "interleaved noise: pair difference $il_noise% of A, one slice $(json_num /tmp/il.json cov_pct)% (A), A-B correlation within pairs $(json_num /tmp/il.json correlation)"
-echo "flips A->B: median $(json_num /tmp/il.json median_s) s, max $(json_num /tmp/il.json max_s) s; report intervals straddling a flip: $(json_num /tmp/il.json straddling) of $(json_num /tmp/il.json read)"
+printf 'pairs: %s kept, %s dropped in %.0f s, %.0f s of it in kept pairs'"'"' report intervals\n' \
+	"$il_pairs" "$(json_num /tmp/il-pairs dropped)" "$il_s" "$(json_num /tmp/il.json kept_time_s)"
+printf 'sign-flip test (exact: %s): B vs A %+.2f%%, 95%% CI %s (the test inverted), p %.3g; verdict "%s"; MDE %.2f%%\n' \
+	"$(json_flag /tmp/il.json signflip_exact)" "$(json_num /tmp/il.json diff_pct)" \
+	"$(json_interval /tmp/il.json diff_ci_pct)" "$(json_num /tmp/il.json signflip_p)" \
+	"$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/il.json | head -n 1)" "$il_mde"
+printf 'for reference: paired t p %.3g, Wilcoxon p %.3g, Fieller 95%% CI %s\n' \
+	"$(json_num /tmp/il.json p)" "$(json_num /tmp/il.json wilcoxon_p)" \
+	"$(json_interval /tmp/il.json fieller_ci_pct)"
+printf 'balance: kept pairs AB:BA %s:%s (p %.3g); slices right after a flip: A %s, B %s (p %.3g); flips over --max-flip: to A %s of %s, to B %s of %s; balanced: %s\n' \
+	"$(json_num /tmp/il-balance pairs_ab)" "$(json_num /tmp/il-balance pairs_ba)" \
+	"$(json_num /tmp/il-balance order_p)" "$(json_num /tmp/il-balance a_after_flip)" \
+	"$(json_num /tmp/il-balance b_after_flip)" "$(json_num /tmp/il-balance flip_p)" \
+	"$(json_num /tmp/il-balance slow_to_a)" "$(json_num /tmp/il-balance flips_to_a)" \
+	"$(json_num /tmp/il-balance slow_to_b)" "$(json_num /tmp/il-balance flips_to_b)" \
+	"$(json_flag /tmp/il-balance balanced)"
+printf 'carry-over, halves: B vs A %+.2f%% in the first half of slices, %+.2f%% in the second (%s pairs, p %.3g)\n' \
+	"$(json_num /tmp/il-carry first_half_pct)" "$(json_num /tmp/il-carry second_half_pct)" \
+	"$(json_num /tmp/il-carry pairs)" "$(json_num /tmp/il-carry p)"
+if [ "$(json_flag /tmp/il-carry long_checked)" = true ]; then
+	printf 'carry-over, long slices: B vs A %+.2f%% in %s pairs of %s s, %+.2f%% in %s pairs of 4x (p %.3g)\n' \
+		"$(json_num /tmp/il-carry short_pct)" "$(json_num /tmp/il-carry short_pairs)" "$IL_SLICE" \
+		"$(json_num /tmp/il-carry long_pct)" "$(json_num /tmp/il-carry long_pairs)" \
+		"$(json_num /tmp/il-carry long_p)"
+else
+	echo "carry-over, long slices: not checked (too few long pairs)"
+fi
+echo "carry-over found: $(json_flag /tmp/il-carry found)"
+printf 'noise: a pair'"'"'s difference %.2f%% of A, one slice %.2f%% (A); A-B correlation within pairs %.2f\n' \
+	"$il_noise" "$(json_num /tmp/il.json cov_pct)" "$(json_num /tmp/il.json correlation)"
+printf 'flips A->B: median %.2f ms, max %.2f ms; report intervals straddling a flip: %s of %s (dropped)\n' \
+	"$(awk -v s="$(json_num /tmp/il.json median_s)" 'BEGIN { print s * 1000 }')" \
+	"$(awk -v s="$(json_num /tmp/il.json max_s)" 'BEGIN { print s * 1000 }')" \
+	"$(json_num /tmp/il-intervals straddling)" "$(json_num /tmp/il-intervals read)"
+
 echo
-echo "== 4c. false positives: $IL_FPR_RUNS interleaved A/A runs of $IL_FPR_SECONDS s, a file knob pft ignores flipped between two values"
+echo "== 4c. calibrated A/A: $IL_FPR_RUNS interleaved runs of $IL_FPR_SECONDS s, a file knob pft ignores flipped between x and y"
 : >/tmp/fpr-p
-printf 'x\n' >/tmp/aa-knob
 i=0
+positives=0
 refused=0
+failed=0
 while [ "$i" -lt "$IL_FPR_RUNS" ]; do
 	i=$((i + 1))
+	printf 'x\n' >/tmp/aa-knob
+	status=0
 	# shellcheck disable=SC2086 # $IL_PFT is a command line to split
 	vmpctl ab --interleave "$IL_SLICE" --knob /tmp/aa-knob --a x --b y -n 100000 \
-		-T "$IL_FPR_SECONDS" -q --json -- $IL_PFT >/tmp/aa.json 2>/dev/null || true
-	if grep -q '"balanced":false' /tmp/aa.json; then
-		refused=$((refused + 1))
-	else
+		-T "$IL_FPR_SECONDS" -q --json -- $IL_PFT >/tmp/aa.json 2>/tmp/aa.err || status=$?
+	verdict=$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/aa.json | head -n 1)
+	case $status:$verdict in
+	0:"~") json_num /tmp/aa.json signflip_p >>/tmp/fpr-p ;;
+	0:"B better" | 0:"B worse")
+		positives=$((positives + 1))
 		json_num /tmp/aa.json signflip_p >>/tmp/fpr-p
-	fi
+		;;
+	1:"no verdict") refused=$((refused + 1)) ;;
+	*)
+		failed=$((failed + 1))
+		echo "A/A run $i: exit $status, verdict [$verdict]: $(head -c 300 /tmp/aa.err)"
+		;;
+	esac
 done
-echo "A/A runs with no verdict (unbalanced pairs): $refused"
-awk -v runs="$IL_FPR_RUNS" '
-	function root(x,   r, i) {
-		if (x <= 0) return 0
-		for (r = x > 1 ? x : 1, i = 0; i < 100; i++) r = (r + x / r) / 2
-		return r
-	}
-	{ p[++n] = $1; if ($1 < 0.05) s05++; if ($1 < 0.2) s20++; if ($1 < 0.5) s50++ }
-	END {
-		# Kolmogorov-Smirnov distance of the p-values from uniform
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-			if (p[j] < p[i]) { t = p[i]; p[i] = p[j]; p[j] = t }
-		for (i = 1; i <= n; i++) {
-			if (i / n - p[i] > ks) ks = i / n - p[i]
-			if (p[i] - (i - 1) / n > ks) ks = p[i] - (i - 1) / n
+judged=$((IL_FPR_RUNS - refused - failed))
+echo "runs: $IL_FPR_RUNS; with a verdict: $judged; refused as unbalanced: $refused; failed: $failed"
+if [ "$judged" -gt 0 ]; then
+	echo "false positives (verdict B better or B worse at the 5% level): $positives of $judged," \
+		"$(aa_interval "$positives" "$judged")"
+	awk '
+		function root(x,   r, i) {
+			if (x <= 0) return 0
+			for (r = x > 1 ? x : 1, i = 0; i < 100; i++) r = (r + x / r) / 2
+			return r
 		}
-		printf "%d of %d A/A runs reported; sign-flip p < 0.05: %d (%.0f%%, nominal 5%%), p < 0.2: %d (%.0f%%, nominal 20%%), p < 0.5: %d (%.0f%%, nominal 50%%)\n",
-			n, runs, s05, 100 * s05 / n, s20, 100 * s20 / n, s50, 100 * s50 / n
-		# Wilson 95% interval of the false-positive rate
-		z = 1.959964; f = s05 / n; z2n = z * z / n
-		c = (f + z2n / 2) / (1 + z2n); h = z / (1 + z2n) * root(f * (1 - f) / n + z2n / (4 * n))
-		printf "false-positive rate %.1f%%, Wilson 95%% interval [%.1f%%, %.1f%%] (the host unit test test_calibration runs 1000 per adversarial workload)\n",
-			100 * f, 100 * (c - h > 0 ? c - h : 0), 100 * (c + h)
-		printf "KS distance of the p-values from uniform: %.3f (5%% critical value %.3f)\n", ks, 1.36 / root(n)
-	}' /tmp/fpr-p >/tmp/fpr-row
-cat /tmp/fpr-row
+		{ p[++n] = $1; if ($1 < 0.2) s20++; if ($1 < 0.5) s50++ }
+		END {
+			# Kolmogorov-Smirnov distance of the p-values from uniform
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (p[j] < p[i]) { t = p[i]; p[i] = p[j]; p[j] = t }
+			for (i = 1; i <= n; i++) {
+				if (i / n - p[i] > ks) ks = i / n - p[i]
+				if (p[i] - (i - 1) / n > ks) ks = p[i] - (i - 1) / n
+			}
+			printf "sign-flip p < 0.2: %d of %d (nominal 20%%), p < 0.5: %d (nominal 50%%); KS distance of the p-values from uniform %.3f (5%% critical value %.3f)\n",
+				s20, n, s50, ks, 1.36 / root(n)
+		}' /tmp/fpr-p
+fi
 unload
 
 echo
 echo "== 4. summary: whole-run ABBA against interleaved, $IL_BUDGET s each, pft fault rate"
-printf '%-12s %7s  %-12s  %-22s  %7s\n' "mode" "wall s" "n" "noise" "MDE"
-printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "ABBA runs" "$abba_s" "$abba_n/arm" \
-	"run CoV $(printf %.1f "$abba_cov")% (arm A)" "$abba_mde"
-printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "ABBA paired" "$abba_s" "$abba_n blocks" \
-	"by block (its design)" "$abba_paired_mde"
-printf '%-12s %7.0f  %-12s  %-22s  %6.2f%%\n' "interleaved" "$il_s" "$il_pairs pairs" \
-	"pair diff $il_noise%" "$il_mde"
-awk -v a="$abba_mde" -v ap="$abba_paired_mde" -v b="$il_mde" -v needed="$il_needed" -v slice="$IL_SLICE" -v s="$il_s" -v pairs="$il_pairs" 'BEGIN {
-	printf "MDE ratio ABBA / interleaved: %.2fx unpaired, %.2fx with ABBA paired by block (equal terms); interleaved MDE %.2f%% in %.0f s (target <= 2%% in 300 s)\n", a / b, ap / b, b, s
+printf '%-26s %7s  %-14s  %-24s  %7s\n' "mode, analysis" "wall s" "n" "noise" "MDE"
+printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "ABBA runs, unpaired" "$abba_s" "$abba_n/arm" \
+	"run CoV $(printf %.1f "$(json_num /tmp/abba-unpaired cov_pct)")% (arm A)" "$abba_mde"
+printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "ABBA runs, paired by block" "$abba_s" \
+	"$abba_paired_n blocks" "block diff $(printf %.1f "$(json_num /tmp/abba-paired noise_pct)")%" "$abba_paired_mde"
+printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "interleaved, sign-flip" "$il_s" "$il_pairs pairs" \
+	"pair diff $(printf %.1f "$il_noise")%" "$il_mde"
+awk -v a="$abba_mde" -v ap="$abba_paired_mde" -v b="$il_mde" -v needed="$il_needed" -v s="$il_s" -v pairs="$il_pairs" 'BEGIN {
+	printf "MDE, ABBA over interleaved: %.2fx with ABBA paired by block (equal terms), %.2fx unpaired\n", ap / b, a / b
 	if (needed + 0 > 0)
-		printf "pairs for 2%%: %s, about %.0f s at this run'"'"'s %.0f pairs per %.0f s\n", needed, needed * s / pairs, pairs, s
+		printf "pairs for an MDE of 2%%: %s, about %.0f s at this run'"'"'s %.0f pairs per %.0f s\n", needed, needed * s / pairs, pairs, s
 }'
-cat /tmp/fpr-row
-echo "per-slice noise and drift (4a):"
-cat /tmp/series-table
 fi

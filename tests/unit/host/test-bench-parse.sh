@@ -1,0 +1,132 @@
+#!/bin/bash
+# make bench reads its figures out of vmpctl ab's JSON with sed and awk
+# (the guest has busybox, no JSON tool) and states the A/A false-positive
+# rate with two 95% intervals. This checks those readers against a JSON
+# line shaped as ab writes it, whose keys repeat in nested objects, against
+# the real vmpctl's output, and the intervals against published values; and
+# that bench/run cuts each section out of the guest's output whole.
+# Inputs: see lib.sh.
+# shellcheck source=tests/unit/host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+
+# The named functions of a shell file, for sourcing on their own.
+functions_of() {
+	local file=$1 name
+	shift
+	for name; do
+		sed -n "/^$name() {/,/^}/p" "$file"
+	done
+}
+
+# shellcheck source=/dev/null
+. <(functions_of "$top/bench/guest.sh" json_num json_after json_interval json_obj \
+	json_flag abba_split aa_interval)
+# shellcheck source=/dev/null
+. <(functions_of "$top/bench/run" section_text)
+
+# equal WHAT GOT EXPECTED
+equal() {
+	[ "$2" = "$3" ] || {
+		echo "  $1: got [$2], expected [$3]"
+		return 1
+	}
+}
+
+# Whole runs: the first metric's unpaired figures, then its blocks, then
+# another metric's, all under the same key names.
+abba=$scratch/abba.json
+printf '%s\n' '{"elapsed_s":181.5,"metrics":[{"name":"fault/wsec","a":{"n":40,"cov_pct":21.5},"diff_pct":-1.5,"diff_ci_pct":[-9.25,6.5],"welch_p":0.71,"blocks":{"n":20,"diff_pct":-1.25,"diff_ci_pct":[-3.5,1],"p":0.25,"noise_pct":4.5,"mde_pct":2.75},"noise_pct":30.5,"mde_pct":18.25},{"name":"sys(s)","a":{"n":40},"diff_ci_pct":[-50,50],"blocks":{"n":20,"diff_ci_pct":[-40,40],"p":0.5,"mde_pct":99.5},"mde_pct":77.5}]}' >"$abba"
+abba_split "$abba" "$scratch/abba"
+check "whole runs: the unpaired MDE is the first metric's own" \
+	equal "unpaired MDE" "$(json_num "$scratch/abba-unpaired" mde_pct)" 18.25
+check "whole runs: the paired MDE is the first metric's blocks'" \
+	equal "paired MDE" "$(json_num "$scratch/abba-paired" mde_pct)" 2.75
+check "whole runs: runs per arm and blocks" \
+	equal "n" "$(json_num "$scratch/abba-unpaired" n) $(json_num "$scratch/abba-paired" n)" "40 20"
+check "whole runs: each interval is its own analysis'" \
+	equal "intervals" "$(json_interval "$scratch/abba-unpaired" diff_ci_pct) $(json_interval "$scratch/abba-paired" diff_ci_pct)" \
+	"[-9.25%, +6.50%] [-3.50%, +1.00%]"
+
+# Interleaved: the flat objects, and a flag that ends its object.
+il=$scratch/il.json
+printf '%s\n' '{"metric":{"a":{"n":9},"diff_pct":0.5,"diff_ci_pct":[-0.25,1.25],"signflip_exact":true,"fieller_ci_pct":[-1,2]},"balance":{"pairs_ab":30,"pairs_ba":31,"balanced":false},"carry_over":{"checked":true,"long_p":null,"found":true},"pairs":{"kept":61}}' >"$il"
+json_obj "$il" balance >"$scratch/balance"
+json_obj "$il" carry_over >"$scratch/carry"
+check "interleaved: the sign-flip interval, not Fieller's" \
+	equal "interval" "$(json_interval "$il" diff_ci_pct)" "[-0.25%, +1.25%]"
+check "interleaved: flags in the middle and at the end of an object" \
+	equal "flags" "$(json_flag "$il" signflip_exact) $(json_flag "$scratch/balance" balanced) $(json_flag "$scratch/carry" found)" \
+	"true false true"
+check "interleaved: counts from the flat objects" \
+	equal "counts" "$(json_num "$scratch/balance" pairs_ab):$(json_num "$scratch/balance" pairs_ba) $(json_num "$il" kept)" \
+	"30:31 61"
+
+# The real vmpctl: a whole-run A/B of a fake workload against a file knob,
+# whose paired and unpaired MDEs the readers must find as numbers.
+printf '1\n' >"$scratch/knob"
+cat >"$scratch/workload" <<'EOF'
+#!/bin/sh
+echo "{\"fault/wsec\":$(( $$ % 97 + 1000 ))}"
+EOF
+chmod +x "$scratch/workload"
+"$VMPCTL" ab --knob "$scratch/knob" --a 1 --b 0 -n 8 -w 0 -q --json --metric '"fault/wsec":([0-9.]+)' \
+	--metric-name fault/wsec --higher-is-better -- "$scratch/workload" >"$scratch/real.json"
+abba_split "$scratch/real.json" "$scratch/real"
+is_number() { [[ $2 =~ ^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$ ]] || { echo "  $1: [$2] is not a number"; return 1; }; }
+check "real ab JSON: the unpaired MDE is a number" \
+	is_number "unpaired MDE" "$(json_num "$scratch/real-unpaired" mde_pct)"
+check "real ab JSON: the paired MDE is a number" \
+	is_number "paired MDE" "$(json_num "$scratch/real-paired" mde_pct)"
+check "real ab JSON: 8 runs per arm, 8 blocks (one A and one B run each)" \
+	equal "n" "$(json_num "$scratch/real-unpaired" n) $(json_num "$scratch/real-paired" n)" "8 8"
+
+# Wilson's and Clopper-Pearson's 95% intervals (Clopper-Pearson for 0 of n
+# is [0, 1 - 0.025^(1/n)]; for 3 of 60 and 1 of 20, R's binom.test).
+check "A/A interval: 0 of 60" equal "0/60" "$(aa_interval 0 60)" \
+	"0.0%; 95% interval Wilson [0.0%, 6.0%], Clopper-Pearson [0.0%, 6.0%]"
+check "A/A interval: 3 of 60" equal "3/60" "$(aa_interval 3 60)" \
+	"5.0%; 95% interval Wilson [1.7%, 13.7%], Clopper-Pearson [1.0%, 13.9%]"
+check "A/A interval: 1 of 20" equal "1/20" "$(aa_interval 1 20)" \
+	"5.0%; 95% interval Wilson [0.9%, 23.6%], Clopper-Pearson [0.1%, 24.9%]"
+
+# bench/run's cut: a section runs to the next numbered section; the lines
+# between ("== direct: ...") belong to the section they are in.
+guest=$scratch/ktap.txt
+printf '%s\n' '== vmpressure_ctl bench: Debian 6.1.0-57-amd64, 2 CPUs' '== 2. toggle' 'row 2' \
+	'== 3. pft' '== direct: ab' 'row 3' '== 4. methods' '== 4a. series' 'row 4a' \
+	'== 4. summary' 'row 4' '# demo exit status 0' >"$guest"
+check "bench/run: section 3 with its unnumbered parts" \
+	equal "section 3" "$(section_text 3 "$guest" | tr '\n' '|')" "== 3. pft|== direct: ab|row 3|"
+check "bench/run: section 4 with 4a and its summary, not the harness's line" \
+	equal "section 4" "$(section_text 4 "$guest" | tr '\n' '|')" \
+	"== 4. methods|== 4a. series|row 4a|== 4. summary|row 4|"
+
+# bench/run end to end, with a stand-in for the VM harness whose guest
+# printed sections 2 and 4 but not 3: each printed section gets its file
+# with the header, and the missing one fails the run.
+mkdir -p "$scratch/tree/bench/results" "$scratch/tree/tests/vm"
+cp "$top/bench/run" "$scratch/tree/bench/run"
+cat >"$scratch/tree/tests/vm/run" <<'EOF'
+#!/bin/sh
+mkdir -p "$VMPCTL_VM_OUT/$2" && cat "$FAKE_GUEST_OUTPUT" >"$VMPCTL_VM_OUT/$2/ktap.txt"
+EOF
+chmod +x "$scratch/tree/tests/vm/run"
+grep -v '^== 3\.\|^== direct\|^row 3' "$guest" >"$scratch/guest-without-3"
+status=0
+FAKE_GUEST_OUTPUT=$scratch/guest-without-3 BENCH_SECTIONS=2,3,4 "$scratch/tree/bench/run" \
+	>"$scratch/bench.out" 2>&1 || status=$?
+check "bench/run: a section the guest did not print fails the run" equal "exit" "$status" 1
+check "bench/run: it names the missing section" grep -q 'printed no section 3' "$scratch/bench.out"
+results=$scratch/tree/bench/results
+check "bench/run: no file for the missing section" [ ! -e "$results/pft-ab.txt" ]
+for file in toggle-latency ab-method; do
+	check "bench/run: $file.txt has the date, commit, load and kernel in its header" \
+		grep -qz '# date: 2[0-9-]* [0-9:]* UTC.*# commit: .*# host load at start: .*load average.*# 6.1: 6.1.0-57-amd64' \
+		"$results/$file.txt"
+done
+check "bench/run: ab-method.txt holds section 4" equal "section 4 file" \
+	"$(grep -c '^row 4' "$results/ab-method.txt")" 2
+
+finish
