@@ -2,11 +2,11 @@
 /*
  * direct backend: an ftrace direct call from the targets' fentry sites to
  * vmpc_direct_tramp, which drops the return address into the target and
- * jumps to vmpc_stub (x86-64: direct_tramp.S, arm64: direct_tramp_arm64.S,
- * which does the same with the patch site's x9/x30); in jump mode (compat.h) a JMP from the site to
- * vmpc_direct_jmp_stub, which has no return address to drop. No ftrace
- * callback runs and no registers are saved, which makes it the cheapest
- * backend.
+ * jumps to vmpc_stub (x86-64: direct_tramp.S; arm64: direct_tramp_arm64.S,
+ * which does the same with the patch site's x9/x30); in jump mode
+ * (compat.h) a JMP from the site to vmpc_direct_jmp_stub, which has no
+ * return address to drop. No ftrace callback runs and no registers are
+ * saved, which makes it the cheapest backend.
  *
  * A function has at most one direct call, so a BPF trampoline (or any
  * other direct caller) on a target makes registration fail with -EBUSY;
