@@ -56,6 +56,32 @@ field() {
 # between the two of the same read. skipped/call is how many of the timed
 # calls vmpressure_ctl's stub counted (1.00 when every call was redirected).
 # The median goes to /tmp/cost-last for against_absent.
+# The address /proc/kallsyms gives SYMBOL, as a shell number.
+symbol_address() {
+	awk -v s="$1" '$3 == s { print "0x" $1; exit }' /proc/kallsyms
+}
+
+# The kernel's own lines for vmpressure()'s ftrace site with METHOD hooked
+# (a direct call's target on the "direct-->" line). On arm64 the site's BL
+# reaches +-128 MiB: the kernel points it straight at a direct trampoline
+# in range, else at ftrace_caller, which branches on through the
+# per-callsite ops; which one, from the two addresses.
+site_row() {
+	line=$(awk '/^vmpressure / { on = 1; printf "%s", $0; next }
+		on && /^[ \t]/ { printf " %s", $0; next } { on = 0 }' \
+		"$ENABLED_FUNCTIONS" 2>/dev/null | tr -s '\t ' '  ') || true
+	printf '%-36s %s\n' "site, $1" "${line:-not an ftrace user (a breakpoint)}" >>/tmp/site-rows
+	[ "$1" = direct ] && [ "$(uname -m)" = aarch64 ] || return 0
+	distance=$(($(symbol_address vmpc_direct_tramp) - $(symbol_address vmpressure)))
+	[ "$distance" -ge 0 ] || distance=$((-distance))
+	if [ "$distance" -lt $((128 << 20)) ]; then
+		reach="the site BLs the trampoline"
+	else
+		reach="the site BLs ftrace_caller, which BRs to the trampoline"
+	fi
+	printf '%-36s %s\n' "site, direct, reach" "$((distance >> 20)) MiB apart: $reach" >>/tmp/site-rows
+}
+
 cost_row() {
 	label=$1
 	before=-
@@ -141,12 +167,14 @@ echo "Issue 4's targets: best backend at most 3x the floor; toggle median under 
 echo "Issue 14's: resident toggle median < 1 ms, max < 10 ms both ways, also during a"
 echo "64 MiB read(); resident stock path within 1.3x of not loaded per call."
 echo "Issue 24's: short-circuited direct <= 1.1x the floor where the fentry site JMPs"
-echo "(7.3); resident stock path via direct <= 1.1x not loaded there."
+echo "(7.3), <= 1.5x with arm64 direct calls; resident stock path via direct <= 1.1x"
+echo "not loaded on 7.3."
 echo
 
 if section 1; then
 echo "== 1. cost per vmpressure() call, ns (vmpressure_bench calls it by its address)"
 : >/tmp/cost-rows
+: >/tmp/site-rows
 : >/tmp/cost-ratios
 : >/tmp/floor-row
 if ! insmod "$BENCH_MODULE"; then
@@ -172,6 +200,7 @@ else
 	for method in $BACKENDS; do
 		if reload method="$method" enabled=0; then
 			cost_row "short-circuited: $method (enabled=0)"
+			site_row "$method"
 		else
 			printf '%-36s not available on this kernel\n' "short-circuited: $method" >>/tmp/cost-rows
 		fi
@@ -183,6 +212,8 @@ else
 	cat /tmp/floor-row /tmp/cost-rows
 	echo "stock path against not loaded ($ABSENT_NS ns), per call (target for resident: <= 1.3x):"
 	cat /tmp/cost-ratios
+	echo "what vmpressure()'s ftrace site leads to, short-circuited (enabled_functions):"
+	cat /tmp/site-rows
 fi
 fi
 echo

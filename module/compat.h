@@ -82,11 +82,16 @@ static inline void vmpc_ftrace_free_filter(struct ftrace_ops *ops)
 
 /*
  * ftrace direct calls, where the kernel has and exports them and we have a
- * trampoline for the architecture: 5.16 to 6.4 name the ops-based API
+ * trampoline for the architecture (x86-64; arm64 with the patch site's
+ * x9/x30 hand-off, 6.4+): 5.16 to 6.4 name the ops-based API
  * register_ftrace_direct_multi(); 6.5 renamed it register_ftrace_direct()
  * (replacing the old single-address one) and gave unregister free_filters.
  */
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && defined(CONFIG_X86_64)
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&     \
+	(defined(CONFIG_X86_64) ||                           \
+	 (defined(CONFIG_ARM64) &&                           \
+	  defined(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS) &&    \
+	  defined(VMPC_HAVE_ARCH_FTRACE_SET_DIRECT_CALLER)))
 #if defined(VMPC_HAVE_REGISTER_FTRACE_DIRECT_OPS) && \
 	defined(VMPC_EXPORTS_REGISTER_FTRACE_DIRECT)
 #define VMPC_HAVE_DIRECT 1

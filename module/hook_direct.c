@@ -2,10 +2,11 @@
 /*
  * direct backend: an ftrace direct call from the targets' fentry sites to
  * vmpc_direct_tramp, which drops the return address into the target and
- * jumps to vmpc_stub; in jump mode (compat.h) a JMP from the site to
- * vmpc_direct_jmp_stub, which has no return address to drop. No ftrace
- * callback runs and no registers are saved, which makes it the cheapest
- * backend.
+ * jumps to vmpc_stub (x86-64: direct_tramp.S; arm64: direct_tramp_arm64.S,
+ * which does the same with the patch site's x9/x30); in jump mode
+ * (compat.h) a JMP from the site to vmpc_direct_jmp_stub, which has no
+ * return address to drop. No ftrace callback runs and no registers are
+ * saved, which makes it the cheapest backend.
  *
  * A function has at most one direct call, so a BPF trampoline (or any
  * other direct caller) on a target makes registration fail with -EBUSY;
@@ -15,6 +16,9 @@
  * call sites instead.
  */
 #include <linux/ftrace.h>
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 #include "compat.h"
 #include "testing.h"
@@ -53,10 +57,23 @@ static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
 #else
 #define VMPC_DIRECT_ENTRY ((unsigned long)vmpc_direct_tramp)
 
-/* The site is only read by armed(): unknown counts as live. */
+/*
+ * The site is only read by armed(): unknown counts as live. On arm64 the
+ * lookup gives the function's entry, where a breakpoint kprobe would sit;
+ * ftrace patches the BL of "mov x9, x30; bl" there, after a "bti c" when
+ * the kernel is built with BTI (arm64's ftrace_call_adjust()).
+ */
 static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
 {
 	vmpc_site_find(symbol, site);
+#ifdef CONFIG_ARM64
+	if (site->addr) {
+		site->addr += AARCH64_INSN_SIZE;
+		if (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL))
+			site->addr += AARCH64_INSN_SIZE;
+		site->ftrace = true;
+	}
+#endif
 	return 0;
 }
 #endif

@@ -93,6 +93,14 @@ probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT \
 probe VMPC_EXPORTS_REGISTER_FTRACE_DIRECT_MULTI \
 	'[[:space:]]register_ftrace_direct_multi[[:space:]]' "$symvers"
 
+# arm64 direct calls (6.4+): ftrace_caller can hand a site it shares
+# with other ftrace users on to the direct trampoline
+# (arch_ftrace_set_direct_caller()), with the patch site's own x9/x30
+# convention that direct_tramp_arm64.S is written for. 6.1's arm64 has
+# neither.
+probe VMPC_HAVE_ARCH_FTRACE_SET_DIRECT_CALLER \
+	'arch_ftrace_set_direct_caller' "$arch_ftrace_h"
+
 # 7.x: a direct address with bit 0 set (ftrace_jmp_set()) is patched as a
 # JMP where the kernel has DYNAMIC_FTRACE_WITH_JMP. The form first posted
 # asked for it with FTRACE_OPS_FL_JMP instead and warns at a tagged

@@ -12,6 +12,9 @@
 #ifdef CONFIG_X86
 #include <asm/text-patching.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 #include "vmpressure_ctl.h"
 
@@ -69,9 +72,11 @@ int vmpc_site_find(const char *symbol, struct vmpc_site *site)
 /*
  * An x86 ftrace site is live while it holds a CALL (to a trampoline or a
  * direct-call target), a JMP (to a direct-call target in jump mode) or an
- * INT3 (text_poke_bp() is changing it); off, it is a 5-byte NOP. Other
- * architectures report live: there only the ftrace backend hooks ftrace
- * sites, and it is FTRACE_OPS_FL_PERMANENT.
+ * INT3 (text_poke_bp() is changing it); off, it is a 5-byte NOP. An arm64
+ * site (only the direct backend asks there) is live while it holds a BL,
+ * which ftrace writes in one store; off, it is a NOP. Other architectures
+ * report live: there only the ftrace backend hooks ftrace sites, and it is
+ * FTRACE_OPS_FL_PERMANENT.
  */
 bool vmpc_ftrace_site_live(unsigned long addr)
 {
@@ -82,6 +87,12 @@ bool vmpc_ftrace_site_live(unsigned long addr)
 		return true;
 	return opcode == CALL_INSN_OPCODE || opcode == JMP32_INSN_OPCODE ||
 	       opcode == INT3_INSN_OPCODE;
+#elif defined(CONFIG_ARM64)
+	__le32 insn;
+
+	if (!addr || copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
+		return true;
+	return aarch64_insn_is_bl(le32_to_cpu(insn));
 #else
 	return true;
 #endif

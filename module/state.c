@@ -153,7 +153,7 @@ static int vmpc_no_such_method(const char *method)
 	for (i = 0; i < ARRAY_SIZE(vmpc_method_names); i++)
 		known |= sysfs_streq(method, vmpc_method_names[i]);
 	if (known)
-		pr_err("method=%s: not built for this kernel (the direct backend needs x86-64 and exported ops-based ftrace direct calls); this build has: auto %s\n",
+		pr_err("method=%s: not built for this kernel (the direct backend needs x86-64, or arm64 with CALL_OPS, and exported ops-based ftrace direct calls); this build has: auto %s\n",
 		       method, built);
 	else
 		pr_err("method=%s: no such method; this build has: auto %s\n",

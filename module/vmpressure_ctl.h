@@ -95,7 +95,7 @@ static inline void vmpc_count_skipped(void)
 	this_cpu_inc(vmpc_skipped_count);
 }
 
-/* ftrace direct-call target that drops into vmpc_stub (direct_tramp.S). */
+/* ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S). */
 void vmpc_direct_tramp(void);
 
 /* The same for jump mode, and where it hands calls back (direct_jmp_stub.c). */

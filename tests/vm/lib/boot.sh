@@ -8,8 +8,8 @@
 # Inputs:  lane, arch_qemu, arch_cpu, arch_console, arch_cmdline, arch_verdict_tty,
 #          arch_verdict_device (lane.sh); vmlinuz (kernel.sh);
 #          lane_out/initramfs.cpio (initramfs.sh); timeout_s, guest_mem,
-#          append, firmware (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM,
-#          VMPCTL_VM_APPEND, VMPCTL_VM_FIRMWARE).
+#          append, firmware, icount (VMPCTL_VM_TIMEOUT, VMPCTL_VM_MEM,
+#          VMPCTL_VM_APPEND, VMPCTL_VM_FIRMWARE, VMPCTL_VM_ICOUNT).
 # Outputs: boot ACCEL MODE writes lane_out/console.log, lane_out/qemu.log and
 #          lane_out/ktap.txt (the verdict channel, carriage returns
 #          dropped), and sets lane_fail on a timeout or a QEMU failure.
@@ -66,18 +66,19 @@ firmware_args() {
 
 # MODE (test or demo) goes to the guest's /init.
 boot() {
-	local accel=$1 mode=$2 cpu=$arch_cpu status=0 verdict accel_opt=$1
+	local accel=$1 mode=$2 cpu=$arch_cpu status=0 verdict accel_opt=$1 icount_opt=()
 	firmware_args || return 0
 	# Multi-threaded TCG crashed guests while they patched kernel text (int3
 	# oopses on 6.12, soft lockups on 6.1), even without the module.
 	if [ "$accel" = tcg ]; then accel_opt=tcg,thread=single; else cpu=host; fi
+	[ -z "$icount" ] || [ "$accel" != tcg ] || icount_opt=(-icount "shift=$icount")
 	rm -f "$lane_out/console.log" "$lane_out/ktap.log"
 	if [ "$mode" = demo ]; then
 		verdict=stdio,id=verdict,signal=on,logfile=$lane_out/ktap.log
 	else
 		verdict=file,id=verdict,path=$lane_out/ktap.log
 	fi
-	timeout --foreground "$timeout_s" "${arch_qemu[@]}" -accel "$accel_opt" -cpu "$cpu" \
+	timeout --foreground "$timeout_s" "${arch_qemu[@]}" -accel "$accel_opt" "${icount_opt[@]}" -cpu "$cpu" \
 		-m "$guest_mem" -smp 2 -no-reboot -display none -nodefaults "${firmware_qemu[@]}" \
 		-kernel "$vmlinuz" -initrd "$lane_out/initramfs.cpio" \
 		-append "console=$arch_console${arch_cmdline:+ $arch_cmdline} $panic_args rdinit=/init vmtest.mode=$mode vmtest.verdict=$arch_verdict_tty${append:+ $append}" \
