@@ -46,7 +46,7 @@ tools:
 	$(MAKE) -C tools
 
 deps:
-	scripts/deps build unit lint dkms vm deb pkg chroot secureboot $(if $(CHECK_TIER2),cross debug-kernel)
+	scripts/deps build unit lint dkms vm workloads deb pkg chroot secureboot $(if $(CHECK_TIER2),cross debug-kernel)
 
 # make check's parts, run two at a time by scripts/check-parts (longest
 # chain first, builds niced, each to its end even when another failed; logs
@@ -108,9 +108,12 @@ check-vm:
 	tests/vm/run $(TIER1_LANES)
 
 # One lane on one CPU (a part of make check), with the packages its lane
-# file asks for: cross for arm64, lint for lint=yes, chroot for newer suites.
+# file asks for: cross for arm64, lint for lint=yes, chroot for newer suites,
+# workloads for the full profile (its workloads group runs Debian's fio,
+# sysbench, iperf3, stress-ng and pgbench, copied from the host).
+lane_profile = $(or $(shell sed -n 's/^profile=//p' tests/vm/lanes/$(1)),full)
 lane-%:
-	scripts/deps vm chroot $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
+	scripts/deps vm chroot $(if $(filter full,$(call lane_profile,$*)),workloads) $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
 	tests/vm/run --jobs 1 $*
 
 # The debug lane's kernel (tests/vm/debug/build-kernel, cached).
@@ -141,14 +144,15 @@ demo-v2:
 	scripts/demo 7.3 tests/vm/guest/demo-v2.sh
 
 # A newcomer's first run (tests/fresh/run): the two demos in a fresh
-# debootstrap chroot of Debian 12 and of Debian 13, base system and empty
+# debootstrap chroot, in a git clone of HEAD (what is committed), of Debian 12 and of Debian 13, base system and empty
 # cache. Not part of make check: each suite takes tens of minutes.
 FRESH_SUITES ?= bookworm trixie
 FRESH_COMMANDS := "make demo" "make demo-v2"
 check-fresh:
 	scripts/deps chroot
 	rm -rf build/fresh
-	$(call copy_tree,build/fresh/src)
+	if git rev-parse --git-dir >/dev/null 2>&1; then git clone -q . build/fresh/src; \
+	else $(call copy_tree,build/fresh/src); fi
 	status=0; for suite in $(FRESH_SUITES); do \
 		tests/fresh/run $$suite build/fresh/src build/fresh $(FRESH_COMMANDS) || status=1; \
 	done; exit $$status
