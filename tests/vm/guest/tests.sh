@@ -208,13 +208,14 @@ wait_skipped_moves() {
 }
 
 # Issue 2 (g): load and unload while reclaim runs, loading in both states;
-# rmmod at 0 is refused, the knob back at 1 first. 20 cycles, 4 on the
-# debug lane (two of each state: every path under the sanitizers).
+# rmmod at 0 is refused, the knob back at 1 first. 20 cycles, 2 on the
+# debug lane (one of each state: every path under the sanitizers, where
+# each rmmod also waits 1-8 s for delayed kobject releases).
 # group: module
 test_load_unload_under_reclaim() {
 	local i=0 cycles
 	need_module
-	cycles=$(full_or_debug 20 4)
+	cycles=$(full_or_debug 20 2)
 	unload_module
 	hog_start
 	while [ "$i" -lt "$cycles" ]; do
