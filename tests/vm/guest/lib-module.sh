@@ -20,6 +20,18 @@ kconfig_on() {
 	grep -q "^CONFIG_$1=y" /etc/vmtest/kconfig
 }
 
+# Prints FULL, or DEBUG on a kernel with KASAN (the debug lane). There each
+# round costs five to eight times as much, and a sanitizer reports a bad
+# access the first time a path runs: the debug lane runs each path a few
+# times, the lanes of Debian's kernels run the full counts.
+full_or_debug() {
+	if kconfig_on KASAN; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
 # dmesg lines logged since the last clear_log.
 clear_log() {
 	dmesg -c >/dev/null

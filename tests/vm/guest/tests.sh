@@ -198,25 +198,6 @@ test_events_after_rmmod_disabled() {
 	[ "$events" -gt 0 ] || fail "no pressure events after rmmod in the disabled state"
 }
 
-# Issue 2 (f).
-# group: toggles
-test_toggles_under_reclaim() {
-	local i=0
-	need_module
-	hog_start
-	while [ "$i" -lt 100 ]; do
-		set_knob $((i % 2 == 0 ? 0 : 1))
-		i=$((i + 1))
-		[ $((i % 10)) -ne 0 ] || echo "toggles: $i, skipped $(skipped_count)"
-	done
-	hog_stop
-	expect_unhooked "after 100 toggles"
-	test_skipped_follows_knob
-	have_pressure_level || return 0
-	need_measure
-	expect_events_follow_knob "after 100 toggles"
-}
-
 skipped_moved() {
 	[ "$(skipped_count)" -gt 0 ]
 }
@@ -227,14 +208,16 @@ wait_skipped_moves() {
 }
 
 # Issue 2 (g): load and unload while reclaim runs, loading in both states;
-# rmmod at 0 is refused, the knob back at 1 first.
+# rmmod at 0 is refused, the knob back at 1 first. 20 cycles, 2 on the
+# debug lane (one of each state: every path under the sanitizers).
 # group: module
 test_load_unload_under_reclaim() {
-	local i=0
+	local i=0 cycles
 	need_module
+	cycles=$(full_or_debug 20 2)
 	unload_module
 	hog_start
-	while [ "$i" -lt 20 ]; do
+	while [ "$i" -lt "$cycles" ]; do
 		if [ $((i % 2)) -eq 0 ]; then
 			load_module enabled=0
 			wait_skipped_moves "cycle $i"
