@@ -130,7 +130,9 @@ test_workloads_pgbench() {
 		fail "initdb failed: $(tail -n 3 /tmp/wl-initdb.log)"
 	su -s /bin/sh nobody -c "exec $bin/postgres -D $dir/data -k $dir -c listen_addresses= \
 		-c fsync=off -c full_page_writes=off -c jit=off" >/tmp/wl-postgres.log 2>&1 &
-	wait_until 30 test -S "$dir/.s.PGSQL.5432" ||
+	# the socket appears before the server accepts connections ("the
+	# database system is starting up"): wait for the server's own word
+	wait_until 30 grep -q "ready to accept connections" /tmp/wl-postgres.log ||
 		fail "postgres did not start: $(tail -n 3 /tmp/wl-postgres.log)"
 	"$bin/pgbench" -h "$dir" -U postgres -i -s 1 -I dtGp -q postgres >/tmp/wl-pgbench-init.log 2>&1 ||
 		fail "pgbench -i failed: $(tail -n 3 /tmp/wl-pgbench-init.log)"
