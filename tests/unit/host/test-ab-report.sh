@@ -22,8 +22,10 @@ save_runs() { # FILE B_VALUE
 save_runs "$scratch/runs" 20 >"$scratch/live"
 "$VMPCTL" ab report "$scratch/runs" >"$scratch/again"
 check "whole runs: ab report exits 0" [ $? -eq 0 ]
+# the elapsed seconds closing the knob line are the live run's, the file
+# knows the runs' own times: 1 s against 0 s on a loaded host
 check "whole runs: the report from the file is the live one" \
-	diff "$scratch/live" "$scratch/again"
+	diff <(sed '/^knob /s/, [0-9]* s$//' "$scratch/live") <(sed '/^knob /s/, [0-9]* s$//' "$scratch/again")
 
 # A file cut short (the header and the first 4 runs) still reports them.
 head -n 5 "$scratch/runs" >"$scratch/cut"
