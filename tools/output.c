@@ -121,14 +121,20 @@ void table_column_name(const char *header, char *name, size_t size)
 	name[o] = '\0';
 }
 
-/* Whether the column named name (length len) is one of headers. */
-static bool headers_have(const char *const *headers, const char *name, size_t len)
+/* Whether header's column name is name (length len, not terminated). */
+static bool column_named(const char *header, const char *name, size_t len)
 {
 	char own[64];
 
+	table_column_name(header, own, sizeof(own));
+	return strlen(own) == len && strncmp(own, name, len) == 0;
+}
+
+/* Whether the column named name (length len) is one of headers. */
+static bool headers_have(const char *const *headers, const char *name, size_t len)
+{
 	for (; *headers; headers++) {
-		table_column_name(*headers, own, sizeof(own));
-		if (strlen(own) == len && strncmp(own, name, len) == 0)
+		if (column_named(*headers, name, len))
 			return true;
 	}
 	return false;
@@ -163,7 +169,6 @@ void table_print(const struct table *t, FILE *out)
 {
 	size_t columns[TABLE_MAX_COLUMNS], n = 0;
 	const char *name = table_format.columns;
-	char own[64];
 
 	if (!name) {
 		for (n = 0; n < t->columns; n++)
@@ -175,8 +180,7 @@ void table_print(const struct table *t, FILE *out)
 		size_t len = strcspn(name, ",");
 
 		for (size_t i = 0; i < t->columns && n < TABLE_MAX_COLUMNS; i++) {
-			table_column_name(t->headers[i], own, sizeof(own));
-			if (strlen(own) == len && strncmp(own, name, len) == 0)
+			if (column_named(t->headers[i], name, len))
 				columns[n++] = i;
 		}
 		if (!name[len])
