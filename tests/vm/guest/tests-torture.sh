@@ -451,10 +451,14 @@ test_knob_fuzz() {
 	fuzz_accepted=0 fuzz_rejected=0 fuzz_bytes=0
 	seed=$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')
 	echo "fuzz: $writes writes, awk seed $seed"
-	# One line per write: class, length (or word pick), offset.
+	# One line per write: class, length (or word pick), offset. The first
+	# two are a valid word and random bytes too long to be one, so that
+	# even a short plan both sets the knob and gets refused.
 	awk -v n="$writes" -v seed="$seed" 'BEGIN {
 		srand(seed)
-		for (i = 0; i < n; i++) {
+		print "word", int(rand() * 1000), 0
+		print "random", 7 + int(rand() * 8186), 0
+		for (i = 2; i < n; i++) {
 			r = rand()
 			if (r < 0.25) { class = "random"; len = int(rand() * 8193) }
 			else if (r < 0.45) { class = "random"; len = int(rand() * 9) }
