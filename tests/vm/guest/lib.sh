@@ -268,7 +268,8 @@ hog_stop() {
 }
 
 # A test that taints the kernel on purpose writes the bits here; run-tests.sh
-# accepts K (a livepatch) from it (VMTEST_ALLOWED_TAINT) only if it passed.
+# accepts K (a livepatch) or R (a forced rmmod) from it
+# (VMTEST_ALLOWED_TAINT) only if it passed.
 # shellcheck disable=SC2034 # used by run-tests.sh and tests-module.sh
 TAINT_ALLOWED_FILE=/tmp/vmtest-taint-allowed
 

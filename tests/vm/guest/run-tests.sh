@@ -13,9 +13,9 @@
 # the result's line, so none can read as a directive. "# time: NAME SECONDS"
 # follows each result.
 #
-# A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test) gets
-# "# taint allowed: BITS by NAME" before its result; the harness then accepts
-# K in the final taint value.
+# A test that passed and left $TAINT_ALLOWED_FILE (a livepatch test, a
+# forced rmmod) gets "# taint allowed: BITS by NAME" before its result; the
+# harness then accepts K or R in the final taint value.
 set -eu -o pipefail
 # The guest lib: lib.sh, then the lib-*.sh helpers built on it.
 LIB_FILES="/vmtest/lib.sh $(find /vmtest -name 'lib-*.sh' | LC_ALL=C sort)"
@@ -158,8 +158,8 @@ for t in $TESTS; do
 	[ "$left" -eq 0 ] || echo "vmtest: $t left $left processes running; killed them"
 	[ -e "$REASON_FILE" ] || echo "exited with status $status" >"$REASON_FILE"
 	if [ "$status" -eq 0 ] && [ -e "$TAINT_ALLOWED_FILE" ]; then
-		# K (livepatch) only.
-		allowed=$(($(cat "$TAINT_ALLOWED_FILE") & 32768))
+		# K (livepatch) and R (forced rmmod) only.
+		allowed=$(($(cat "$TAINT_ALLOWED_FILE") & (32768 | 8)))
 		export VMTEST_ALLOWED_TAINT=$((${VMTEST_ALLOWED_TAINT:-0} | allowed))
 		ktap "# taint allowed: $allowed by $t"
 	fi

@@ -194,32 +194,53 @@ fail_detach_cleanup() {
 # Taint R: a module unloaded with rmmod -f while referenced.
 TAINT_FORCED_RMMOD=8
 
-# rmmod -f of the module pinned by a failed detach, where the kernel has no
-# CONFIG_MODULE_FORCE_UNLOAD: refused like rmmod, no R taint. Where it has
-# it (Debian's kernels), the kernel would unload the referenced module and
-# taint R, which fails the lane: not tried. The unload then runs the path
-# resident mode's rmmod takes, which test_owner_fail_detach checks.
-expect_forced_rmmod_refused() {
-	if kconfig_on MODULE_FORCE_UNLOAD; then
-		echo "$1: CONFIG_MODULE_FORCE_UNLOAD=y: rmmod -f not tried (it would taint R)"
+# rmmod -f of the module pinned by a failed detach (default mode, hooked,
+# holding a reference on itself). Without CONFIG_MODULE_FORCE_UNLOAD it is
+# refused like rmmod, and nothing changes. With it (Debian's kernels) the
+# kernel unloads the referenced module anyway and taints R; the module's
+# exit then waits, hooked and asking each second, until the detach works:
+# meanwhile the module is going, the hooks lead into its text and reclaim
+# calls through them. The test ends with the module gone, and announces R.
+expect_forced_rmmod_waits() {
+	local pid
+	if ! kconfig_on MODULE_FORCE_UNLOAD; then
+		! rmmod -f vmpressure_ctl || fail "$1: rmmod -f succeeded after a failed detach"
+		module_loaded || fail "$1: the module went with rmmod -f after a failed detach"
+		[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq 0 ] ||
+			fail "$1: rmmod -f tainted the kernel R"
+		echo 0 >"$FAIL_DETACH"
+		unload_module
 		return
 	fi
-	! rmmod -f vmpressure_ctl || fail "$1: rmmod -f succeeded after a failed detach"
-	module_loaded || fail "$1: the module went with rmmod -f after a failed detach"
-	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq 0 ] ||
-		fail "$1: rmmod -f tainted the kernel R"
+	clear_log
+	rmmod -f vmpressure_ctl &
+	pid=$!
+	log_shows "$2: cannot unhook at unload: -5"
+	[ "$(cat /sys/module/vmpressure_ctl/initstate)" = going ] ||
+		fail "$1: rmmod -f: the module reads $(cat /sys/module/vmpressure_ctl/initstate), not going"
+	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -ne 0 ] ||
+		fail "$1: rmmod -f did not taint R: the kernel did not force the unload"
+	echo "$TAINT_FORCED_RMMOD" >"$TAINT_ALLOWED_FILE"
+	[ -n "$(hook_lines)" ] || fail "$1: rmmod -f: no hook while the detach fails"
+	# The hooks lead into the module's text: it must still be there.
+	vmpressure_called
+	echo 0 >"$FAIL_DETACH"
+	wait "$pid" || fail "$1: rmmod -f failed once the detach worked"
+	[ ! -d /sys/module/vmpressure_ctl ] || fail "$1: still loaded after rmmod -f"
+	log_has "$2: unhooked at last, unloading" || fail "$1: rmmod -f: no 'unhooked at last' in the log: $(new_log)"
 }
 
 # A detach the kernel refuses (the test-only fail_detach) never lets the
 # module's text go while a hook leads into it. Default mode: the write of
 # 1 fails, the knob, the hooks and the module stay, rmmod is refused, and
-# so is rmmod -f where the kernel cannot force an unload. Resident mode
+# rmmod -f is refused or, where the kernel forces it, waits for the detach
+# (expect_forced_rmmod_waits). Resident mode
 # (no module reference, so rmmod -f is plain rmmod and taints nothing):
 # rmmod and rmmod -f wait, with the hooks live and vmpressure() still
 # calling into the module, until the detach works.
 # group: conflict
 test_owner_fail_detach() {
-	local backend pid skipped rmmod_force
+	local backend pid skipped rmmod_force taint_before
 	need_module
 	trap fail_detach_cleanup EXIT
 	for backend in $(lane_backends); do
@@ -233,12 +254,10 @@ test_owner_fail_detach() {
 		expect_armed 1 "method=$backend, detach failing"
 		! rmmod vmpressure_ctl || fail "method=$backend: rmmod succeeded after a failed detach"
 		module_loaded || fail "method=$backend: the module went after a failed detach"
-		expect_forced_rmmod_refused "method=$backend"
 		skipped=$(skipped_count)
 		vmpressure_called
 		[ "$(skipped_count)" -gt "$skipped" ] || fail "method=$backend: the hooks stopped after a failed detach"
-		echo 0 >"$FAIL_DETACH"
-		unload_module
+		expect_forced_rmmod_waits "method=$backend" "$backend"
 		expect_no_hook_lines "method=$backend, default mode, detach working again"
 
 		for rmmod_force in '' -f; do
@@ -246,6 +265,7 @@ test_owner_fail_detach() {
 			load_testing method="$backend" resident=1 enabled=0
 			echo 1 >"$FAIL_DETACH"
 			clear_log
+			taint_before=$(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD))
 			# shellcheck disable=SC2086 # no word when empty
 			rmmod $rmmod_force vmpressure_ctl &
 			pid=$!
@@ -257,7 +277,7 @@ test_owner_fail_detach() {
 			echo 0 >"$FAIL_DETACH"
 			wait "$pid" || fail "method=$backend resident: rmmod $rmmod_force failed once the detach worked"
 			[ ! -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: still loaded after rmmod $rmmod_force"
-			[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq 0 ] ||
+			[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq "$taint_before" ] ||
 				fail "method=$backend resident: rmmod $rmmod_force tainted the kernel R"
 			expect_no_hook_lines "method=$backend, resident, unloaded"
 		done
