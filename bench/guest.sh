@@ -397,7 +397,8 @@ aa_interval() {
 # those come in pairs (v, -v).
 nominal_level() {
 	awk -v n="$1" 'BEGIN {
-		for (v = 1, i = 0; i < n; i++) v *= 2
+		v = 1
+		for (i = 0; i < n; i++) v *= 2
 		k = int(0.05 * v); if (k == 0.05 * v) k--; k -= k % 2
 		printf "%d/%d = %.2f%%", k, v, 100 * k / v
 	}'
