@@ -7,7 +7,8 @@
 # that would not fit (min, max, cover, Welch t, U p, t p, W p) only when
 # --output names them; --raw, --noheadings and --output COLUMNS as
 # util-linux prints them; an --output column no table has is a usage
-# error (exit 2) named on stderr. Inputs and output: see lib.sh, and
+# error (exit 2) named on stderr; check, net and pft take the same
+# options (measure prints no table). Inputs and output: see lib.sh, and
 # AA_WORKLOAD, the fake workload that prints rate lines.
 # shellcheck disable=SC2016 # the command vmpctl runs expands its own $1
 # shellcheck source=tests/unit/host/lib.sh
@@ -94,5 +95,19 @@ check "ab report --output no-such-column: says which" \
 check "ab report --output no-such-column: no report" [ ! -s "$scratch/out" ]
 "$VMPCTL" ab --output bogus -- true 2>"$scratch/err"
 check "ab --output bogus: exit 2 before anything runs" [ $? -eq 2 ]
+
+# check, net and pft take the same three options for their tables
+"$VMPCTL" pft --size 4M --raw --noheadings --output thr,rep >"$scratch/pft"
+check "pft --raw --noheadings --output thr,rep: exit 0" [ $? -eq 0 ]
+check "pft --raw --noheadings --output thr,rep: those cells only" grep -qx '1 1' "$scratch/pft"
+"$VMPCTL" net --output bogus 2>"$scratch/err"
+check "net --output bogus: exit 2 before anything runs" [ $? -eq 2 ]
+check "net --output bogus: says which" grep -q "net: --output: no table has a column 'bogus'" \
+	"$scratch/err"
+"$VMPCTL" check --output sock-throttled,no-such-column 2>/dev/null
+check "check --output no-such-column: exit 2 before anything runs" [ $? -eq 2 ]
+"$VMPCTL" measure --raw 2>"$scratch/err"
+check "measure --raw: exit 2, measure prints no table" [ $? -eq 2 ]
+check "measure --raw: says so" grep -q "measure: unknown option --raw" "$scratch/err"
 
 finish
