@@ -299,8 +299,14 @@ IL_SLICE=0.25		# seconds per slice: five of pft's rate lines
 IL_LONG_EVERY=10	# every 10th pair 4x as long: the carry-over check
 IL_REPORT=0.05		# pft's --report-interval
 IL_SERIES=60		# seconds of the flip-free series
-IL_FPR_RUNS=60		# A/A runs: 0 positives of 60 bound the rate below 6%
-IL_FPR_SECONDS=6	# each: about 12 pairs, so the exact test's p steps by 1/2048
+# A/A runs: at a rate near 5%, 240 give a Wilson 95% interval under 7 points
+# wide (issue 21). vmpctl_bench.aa_runs=N on the kernel command line
+# (bench/run's BENCH_AA_RUNS) changes the count.
+IL_FPR_RUNS=$(sed -n 's/.*vmpctl_bench\.aa_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
+IL_FPR_RUNS=${IL_FPR_RUNS:-240}
+# Pairs per A/A run, as few as keep the exact sign-flip test's level near
+# 5%: with 8 pairs p steps by 1/128 and p < 0.05 has probability 12/256.
+IL_FPR_PAIRS=8
 IL_PFT="vmpctl pft --size 64M --memcg-limit 16M --duration 3600 --report-interval $IL_REPORT"
 
 # json_num FILE KEY: the first number after "KEY": in a one-line JSON file.
@@ -383,6 +389,19 @@ aa_interval() {
 			printf "%.1f%%; 95%% interval Wilson [%.1f%%, %.1f%%], Clopper-Pearson [%.1f%%, %.1f%%]\n", 100 * f,
 				100 * (c - h > 0 ? c - h : 0), 100 * (c + h), 100 * cp_lo, 100 * cp_hi
 		}'
+}
+
+# nominal_level N: the probability that the exact sign-flip test of N pairs
+# gives p < 0.05 when the arms do not differ, as "K/2^N = P%". p is the
+# share of the 2^N sign vectors whose |mean| reaches the observed one, and
+# those come in pairs (v, -v).
+nominal_level() {
+	awk -v n="$1" 'BEGIN {
+		v = 1
+		for (i = 0; i < n; i++) v *= 2
+		k = int(0.05 * v); if (k == 0.05 * v) k--; k -= k % 2
+		printf "%d/%d = %.2f%%", k, v, 100 * k / v
+	}'
 }
 
 # Allan deviation of the rate lines in $1 (the first 5 s left out) over
@@ -526,7 +545,8 @@ printf 'flips A->B: median %.2f ms, max %.2f ms; report intervals straddling a f
 	"$(json_num /tmp/il-intervals straddling)" "$(json_num /tmp/il-intervals read)"
 
 echo
-echo "== 4c. calibrated A/A: $IL_FPR_RUNS interleaved runs of $IL_FPR_SECONDS s, a file knob pft ignores flipped between x and y"
+echo "== 4c. calibrated A/A: $IL_FPR_RUNS interleaved runs of $IL_FPR_PAIRS pairs, a file knob pft ignores flipped between x and y"
+echo "(the exact sign-flip test's level with $IL_FPR_PAIRS pairs: $(nominal_level "$IL_FPR_PAIRS"))"
 : >/tmp/fpr-p
 i=0
 positives=0
@@ -537,8 +557,8 @@ while [ "$i" -lt "$IL_FPR_RUNS" ]; do
 	printf 'x\n' >/tmp/aa-knob
 	status=0
 	# shellcheck disable=SC2086 # $IL_PFT is a command line to split
-	vmpctl ab --interleave "$IL_SLICE" --knob /tmp/aa-knob --a x --b y -n 100000 \
-		-T "$IL_FPR_SECONDS" -q --json -- $IL_PFT >/tmp/aa.json 2>/tmp/aa.err || status=$?
+	vmpctl ab --interleave "$IL_SLICE" --knob /tmp/aa-knob --a x --b y -n "$IL_FPR_PAIRS" \
+		-q --json -- $IL_PFT >/tmp/aa.json 2>/tmp/aa.err || status=$?
 	verdict=$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/aa.json | head -n 1)
 	case $status:$verdict in
 	0:"~") json_num /tmp/aa.json signflip_p >>/tmp/fpr-p ;;
@@ -552,6 +572,9 @@ while [ "$i" -lt "$IL_FPR_RUNS" ]; do
 		echo "A/A run $i: exit $status, verdict [$verdict]: $(head -c 300 /tmp/aa.err)"
 		;;
 	esac
+	# a running count, so a run stopped early still tells its numbers
+	[ $((i % 20)) -ne 0 ] ||
+		echo "A/A: $i of $IL_FPR_RUNS runs, $positives positive, $refused refused, $failed failed"
 done
 judged=$((IL_FPR_RUNS - refused - failed))
 echo "runs: $IL_FPR_RUNS; with a verdict: $judged; refused as unbalanced: $refused; failed: $failed"

@@ -127,21 +127,29 @@ static void format_u64(char *buf, size_t size, bool have, uint64_t v)
 		snprintf(buf, size, "-");
 }
 
+static const char *const events_headers[] = {
+	"phase", "knob", "low", "medium", "critical", "skipped", "pgscan",
+	"seconds", NULL
+};
+
+static const char *const socket_headers[] = {
+	"phase", "knob", "sock_throttled", "work", "skipped", "pgscan",
+	"TCP MB/s", "sndbuf", "rcvbuf", "retrans", "seconds", NULL
+};
+
+const char *const *const check_tables[] = { events_headers, socket_headers, NULL };
+
 /* cgroup v1: pressure events per level. */
 static void print_events_table(FILE *out,
 			       const struct measurement phase[CHECK_PHASES],
 			       size_t phases_done)
 {
-	static const char *const headers[] = {
-		"phase", "knob", "low", "medium", "critical", "skipped",
-		"pgscan", "seconds", NULL
-	};
 	struct table t;
 	size_t i;
 	int l;
 
 	/* everything but the phase name is a number: right-align */
-	if (table_init(&t, headers, 0xfe))
+	if (table_init(&t, events_headers, 0xfe))
 		return;
 	for (i = 0; i < phases_done; i++) {
 		char cells[8][32];
@@ -171,17 +179,15 @@ static void print_socket_table(FILE *out,
 			       const struct measurement phase[CHECK_PHASES],
 			       size_t phases_done)
 {
-	static const char *const headers[] = {
-		"phase", "knob", "sock_throttled", "work", "skipped", "pgscan",
-		"TCP MB/s", "sndbuf", "rcvbuf", "retrans", "seconds", NULL
-	};
 	enum { COLUMNS = 11 };
 	struct table t;
 	size_t i;
 	int c;
 
-	if (table_init(&t, headers, 0x7fe))
+	if (table_init(&t, socket_headers, 0x7fe))
 		return;
+	/* all eleven can be wider than TABLE_WIDTH: sndbuf tells the story */
+	t.on_request = 1u << 8;
 	for (i = 0; i < phases_done; i++) {
 		const struct net_figures *f = &phase[i].net;
 		char cells[COLUMNS][32];

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "measure.h"
+#include "check.h"
 #include "commands.h"
 #include "fileio.h"
 #include "json.h"
@@ -29,6 +30,7 @@ static void measure_usage(const char *cmd, FILE *out)
 		"  -L, --limit SIZE    limit of the temporary cgroup (default %lluM)\n"
 		"  -t, --seconds S     touch for S seconds (default: %d full passes)\n"
 		"  -j, --json          print one JSON %s\n"
+		"%s"
 		"  -h, --help          show this help\n"
 		"\n"
 		"SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G).\n",
@@ -45,7 +47,13 @@ static void measure_usage(const char *cmd, FILE *out)
 		"Force reclaim in a memory cgroup once and report pressure events per\n"
 		"level, the module's skipped delta and pages scanned.",
 		MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
-		strcmp(cmd, "check") == 0 ? "object" : "line");
+		strcmp(cmd, "check") == 0 ? "object" : "line",
+		strcmp(cmd, "check") == 0 ?
+		"      --raw           the table with one space between cells\n"
+		"      --noheadings    the table without its header line\n"
+		"      --output COLUMNS  only these columns, in this order (names:\n"
+		"                      COLUMNS in vmpctl(1); rcvbuf only when named)\n" :
+		"");
 }
 
 enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
@@ -59,17 +67,18 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 		{ "limit", required_argument, NULL, 'L' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		TABLE_FORMAT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	int c, option;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->limit = MEASURE_LIMIT_DEFAULT;
 	opts->levels = PRESSURE_ALL_LEVELS;
 	opts->mode = PRESSURE_MODE_DEFAULT;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":c:l:m:s:L:t:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:l:m:s:L:t:jh", longopts, &option)) != -1) {
 		switch (c) {
 		case 'c':
 			opts->cgroup = optarg;
@@ -96,6 +105,14 @@ enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'j':
 			opts->json = true;
+			break;
+		case TABLE_OPTION:
+			/* measure prints "label: value" lines, not a table */
+			if (strcmp(cmd, "check") != 0)
+				return arg_bad_option(cmd, '?', argv);
+			if (table_format_option(cmd, longopts[option].name, optarg,
+						check_tables))
+				return PARSE_USAGE;
 			break;
 		case 'h':
 			measure_usage(cmd, stdout);

@@ -22,12 +22,24 @@ static void net_usage(FILE *out)
 		"  -s, --size SIZE     memory the hog touches (default 1.5 x --limit)\n"
 		"  -t, --seconds S     how long the hog and the TCP stream run (default %.0f)\n"
 		"  -j, --json          one JSON object instead of the table\n"
+		"      --raw           the table with one space between cells\n"
+		"      --noheadings    the table without its header line\n"
+		"      --output COLUMNS  only these columns, in this order (names:\n"
+		"                      COLUMNS in vmpctl(1); sndbuf-last and\n"
+		"                      rcv-ssthresh print only when named)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G). Needs root and swap.\n"
 		"A/B: vmpctl ab --metric '\"MB/s\":([0-9.]+)' --metric-name MB/s -- vmpctl net --json\n",
 		NET_LIMIT_DEFAULT >> 20, NET_SECONDS_DEFAULT);
 }
+
+static const char *const net_headers[] = {
+	"limit(M)", "hog(M)", "seconds", "MB/s", "retrans", "sndbuf",
+	"sndbuf_last", "rcvbuf", "rcv_ssthresh", "ssthresh_cuts",
+	"sock_throttled", NULL
+};
+const char *const *const net_tables[] = { net_headers, NULL };
 
 enum parse_result net_parse_args(int argc, char **argv,
 				 struct net_options *opts)
@@ -38,16 +50,17 @@ enum parse_result net_parse_args(int argc, char **argv,
 		{ "size", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		TABLE_FORMAT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, option;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->limit = NET_LIMIT_DEFAULT;
 	opts->seconds = NET_SECONDS_DEFAULT;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":c:L:s:t:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:L:s:t:jh", longopts, &option)) != -1) {
 		switch (c) {
 		case 'c':
 			opts->cgroup = optarg;
@@ -66,6 +79,11 @@ enum parse_result net_parse_args(int argc, char **argv,
 			break;
 		case 'j':
 			opts->json = true;
+			break;
+		case TABLE_OPTION:
+			if (table_format_option("net", longopts[option].name, optarg,
+						net_tables))
+				return PARSE_USAGE;
 			break;
 		case 'h':
 			net_usage(stdout);
@@ -93,11 +111,6 @@ static double mib(uint64_t bytes)
 void net_print_table(FILE *out, const struct net_options *opts,
 		     const struct measurement *m)
 {
-	static const char *const headers[] = {
-		"limit(M)", "hog(M)", "seconds", "MB/s", "retrans", "sndbuf",
-		"sndbuf_last", "rcvbuf", "rcv_ssthresh", "ssthresh_cuts",
-		"sock_throttled", NULL
-	};
 	enum { COLUMNS = 11 };
 	const struct net_figures *f = &m->net;
 	char cells[COLUMNS][32];
@@ -127,10 +140,12 @@ void net_print_table(FILE *out, const struct net_options *opts,
 		snprintf(cells[10], sizeof(cells[10]), "-");
 	for (i = 0; i < COLUMNS; i++)
 		row[i] = cells[i];
-	if (table_init(&t, headers, 0x7ff) || table_add_row(&t, row)) {
+	if (table_init(&t, net_headers, 0x7ff) || table_add_row(&t, row)) {
 		table_free(&t);
 		return;
 	}
+	/* all eleven are wider than TABLE_WIDTH: sndbuf and ssthresh_cuts tell the story */
+	t.on_request = 1u << 6 | 1u << 8;
 	table_print(&t, out);
 	table_free(&t);
 }

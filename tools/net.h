@@ -34,6 +34,9 @@ enum parse_result net_parse_args(int argc, char **argv,
 				 struct net_options *opts);
 
 /* One run's figures as a table row with its header. */
+/* The headers of the table, for --output (output.h). */
+extern const char *const *const net_tables[];
+
 void net_print_table(FILE *out, const struct net_options *opts,
 		     const struct measurement *m);
 /*

@@ -165,14 +165,28 @@ int table_format_columns(const char *cmd, const char *list,
 	return 0;
 }
 
+int table_format_option(const char *cmd, const char *name, const char *arg,
+			const char *const *const *tables)
+{
+	if (strcmp(name, "raw") == 0)
+		table_format.raw = true;
+	else if (strcmp(name, "noheadings") == 0)
+		table_format.noheadings = true;
+	else
+		return table_format_columns(cmd, arg, tables);
+	return 0;
+}
+
 void table_print(const struct table *t, FILE *out)
 {
 	size_t columns[TABLE_MAX_COLUMNS], n = 0;
 	const char *name = table_format.columns;
 
 	if (!name) {
-		for (n = 0; n < t->columns; n++)
-			columns[n] = n;
+		for (size_t i = 0; i < t->columns; i++) {
+			if (!(t->on_request & (1u << i)))
+				columns[n++] = i;
+		}
 		table_render(t, columns, n, out);
 		return;
 	}

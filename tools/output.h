@@ -36,6 +36,11 @@ struct table {
 	const char *headers[TABLE_MAX_COLUMNS];
 	/* Bit i set: column i is right-aligned (numbers). */
 	unsigned int right_aligned;
+	/*
+	 * Bit i set: column i prints only when --output names it, so that
+	 * the default columns fit TABLE_WIDTH with the widest figures.
+	 */
+	unsigned int on_request;
 	char **cells;		/* rows * columns, owned */
 };
 
@@ -76,8 +81,27 @@ int table_format_columns(const char *cmd, const char *list,
 			 const char *const *const *tables);
 
 /*
+ * --raw, --noheadings or --output (getopt_long's name of the option, arg
+ * its value) into table_format, for a command whose tables have the
+ * headers in tables (as table_format_columns()). 0 or EXIT_USAGE.
+ */
+int table_format_option(const char *cmd, const char *name, const char *arg,
+			const char *const *const *tables);
+
+/*
+ * getopt_long's entries of those three options: each returns TABLE_OPTION
+ * (above every command's own option values), and its longindex names it.
+ */
+#define TABLE_OPTION 0x1000
+#define TABLE_FORMAT_LONGOPTS \
+	{ "raw", no_argument, NULL, TABLE_OPTION }, \
+	{ "noheadings", no_argument, NULL, TABLE_OPTION }, \
+	{ "output", required_argument, NULL, TABLE_OPTION }
+
+/*
  * Prints the columns table_format selects, in -o's order (nothing when it
- * selects none of t's): aligned, widths in characters (not bytes), fitted
+ * selects none of t's), or without --output every column but those
+ * on_request: aligned, widths in characters (not bytes), fitted
  * to TABLE_WIDTH by wrapping the columns of text, with a header line;
  * or --raw, one space between cells.
  */

@@ -44,6 +44,10 @@ static void pft_usage(FILE *out)
 	      "      --memcg-limit SIZE  run in a temporary memory cgroup with this limit\n"
 	      "                          (below --size and with swap: reclaim, vmpressure)\n"
 	      "  -j, --json              one JSON object instead of the table\n"
+	      "      --raw               the table with one space between cells\n"
+	      "      --noheadings        the table without its header line\n"
+	      "      --output COLUMNS    only these columns, in this order (names:\n"
+	      "                          COLUMNS in vmpctl(1))\n"
 	      "  -h, --help              this text\n"
 	      "\n"
 	      "Rate line: {\"t\":CLOCK_MONOTONIC s,\"interval_s\":S,\"count\":pages,\"rate\":pages/s}\n"
@@ -55,6 +59,12 @@ static void pft_usage(FILE *out)
 
 enum { OPT_THREADS = 256, OPT_WHOLE_PAGE, OPT_MEMCG_LIMIT, OPT_DURATION,
        OPT_REPORT_INTERVAL };
+
+static const char *const pft_headers[] = {
+	"Gb", "Rep", "Thr", "CLine", "User(s)", "System(s)", "Wall(s)",
+	"flt/cpu/s", "fault/wsec", NULL
+};
+const char *const *const pft_tables[] = { pft_headers, NULL };
 
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts)
@@ -68,12 +78,13 @@ enum parse_result pft_parse_args(int argc, char **argv,
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
 		{ "json", no_argument, NULL, 'j' },
+		TABLE_FORMAT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool reps_given = false;
 	uint64_t number;
-	int c;
+	int c, option;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->bytes = 1ULL << 30;
@@ -81,7 +92,7 @@ enum parse_result pft_parse_args(int argc, char **argv,
 	opts->reps = 1;
 	opts->report_fd = STDOUT_FILENO;
 	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":s:r:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:r:jh", longopts, &option)) != -1) {
 		switch (c) {
 		case 's':
 			if (arg_size("pft", "--size", optarg, &opts->bytes))
@@ -127,6 +138,11 @@ enum parse_result pft_parse_args(int argc, char **argv,
 			break;
 		case 'j':
 			opts->json = true;
+			break;
+		case TABLE_OPTION:
+			if (table_format_option("pft", longopts[option].name, optarg,
+						pft_tables))
+				return PARSE_USAGE;
 			break;
 		case 'h':
 			pft_usage(stdout);
@@ -381,10 +397,6 @@ static double gib(uint64_t bytes)
 void pft_print_table(FILE *out, const struct pft_options *opts,
 		     const struct pft_result *result)
 {
-	static const char *const headers[] = {
-		"Gb", "Rep", "Thr", "CLine", "User(s)", "System(s)", "Wall(s)",
-		"flt/cpu/s", "fault/wsec", NULL
-	};
 	char cells[9][32];
 	const char *row[9];
 	struct table t;
@@ -403,7 +415,7 @@ void pft_print_table(FILE *out, const struct pft_options *opts,
 		 pft_faults_per_wall_second(result));
 	for (int i = 0; i < 9; i++)
 		row[i] = cells[i];
-	if (table_init(&t, headers, 0x1ff) || table_add_row(&t, row)) {
+	if (table_init(&t, pft_headers, 0x1ff) || table_add_row(&t, row)) {
 		table_free(&t);
 		return;
 	}

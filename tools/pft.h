@@ -70,6 +70,9 @@ double pft_faults_per_wall_second(const struct pft_result *result);
 /* Whether minor faults are within PFT_FAULT_TOLERANCE of pages touched. */
 bool pft_faults_match(const struct pft_result *result);
 
+/* The headers of the table, for --output (output.h). */
+extern const char *const *const pft_tables[];
+
 void pft_print_table(FILE *out, const struct pft_options *opts,
 		     const struct pft_result *result);
 /* One line; 0 or -errno (json_print_line()). */

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 #include <sys/utsname.h>
 #include <cmocka.h>
 
@@ -44,4 +45,27 @@ char *capture_json_text(struct capture *c)
 	len = strlen(at + strlen(version));
 	memmove(at, at + strlen(version) + len - 2, 3);
 	return text;
+}
+
+size_t capture_widest_line(const char *text)
+{
+	size_t widest = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, "\n"), chars = 0;
+		mbstate_t st;
+
+		memset(&st, 0, sizeof(st));
+		for (size_t i = 0; i < len;) {
+			size_t n = mbrlen(text + i, len - i, &st);
+
+			assert_true(n > 0 && n <= len - i);
+			i += n;
+			chars++;
+		}
+		if (chars > widest)
+			widest = chars;
+		text += len + (text[len] == '\n');
+	}
+	return widest;
 }

@@ -29,4 +29,10 @@ char *capture_text(struct capture *c);
  */
 char *capture_json_text(struct capture *c);
 
+/*
+ * The widest line of text in characters of the locale's encoding (call
+ * setlocale(LC_CTYPE, "C.UTF-8") first for UTF-8), not in bytes.
+ */
+size_t capture_widest_line(const char *text);
+
 #endif

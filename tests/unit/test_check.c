@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "check.h"
+#include "output.h"
 
 /* A v1 run the way the module should make it look. */
 static void good_v1(struct measurement p[CHECK_PHASES])
@@ -285,18 +286,53 @@ static void test_table(void **state)
 	good_v2_sockets(p);
 	text = capture_table(p, CHECK_PHASES);
 	assert_string_equal(text,
-		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
-		"enabled        1           41234     -        0   30000     10.00  2626560  131072        0     2.00\n"
-		"disabled       0               0     -      512   30000     10.00  2626560  131072        0     2.00\n"
-		"re-enabled     1           39001     -        0   30000     10.00  2626560  131072        0     2.00\n");
+		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  retrans  seconds\n"
+		"enabled        1           41234     -        0   30000     10.00  2626560        0     2.00\n"
+		"disabled       0               0     -      512   30000     10.00  2626560        0     2.00\n"
+		"re-enabled     1           39001     -        0   30000     10.00  2626560        0     2.00\n");
 	free(text);
 	good_v2_traced(p);
 	text = capture_table(p, CHECK_PHASES);
 	assert_string_equal(text,
-		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  rcvbuf  retrans  seconds\n"
-		"enabled        1               -    48        0   30000     10.00  2626560  131072        0     2.00\n"
-		"disabled       0               -     0      512   30000     10.00  2626560  131072        0     2.00\n"
-		"re-enabled     1               -    64        0   30000     10.00  2626560  131072        0     2.00\n");
+		"phase       knob  sock_throttled  work  skipped  pgscan  TCP MB/s   sndbuf  retrans  seconds\n"
+		"enabled        1               -    48        0   30000     10.00  2626560        0     2.00\n"
+		"disabled       0               -     0      512   30000     10.00  2626560        0     2.00\n"
+		"re-enabled     1               -    64        0   30000     10.00  2626560        0     2.00\n");
+	free(text);
+	/* rcvbuf when --output names it */
+	assert_int_equal(table_format_option("check", "output", "phase,rcvbuf", check_tables), 0);
+	text = capture_table(p, 1);
+	assert_string_equal(text, "phase    rcvbuf\nenabled  131072\n");
+	free(text);
+	table_format.columns = NULL;
+}
+
+/*
+ * The widest figures a check can print: eight digits of every counter,
+ * five of MB/s, an 8 MiB send buffer, a long run. The table stays within
+ * TABLE_WIDTH, as its default columns were chosen to.
+ */
+static void test_table_fits_width(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+	char *text;
+
+	(void)state;
+	good_v2_sockets(p);
+	for (int i = 0; i < CHECK_PHASES; i++) {
+		p[i].sock_throttled = 99999999;
+		p[i].have_work_fn = true;
+		p[i].work_fn_runs = 99999999;
+		p[i].skipped_delta = 99999999;
+		p[i].pgscan = 99999999;
+		p[i].net.bytes = 99999ULL * 1000000 * 3;
+		p[i].net.sndbuf_max = 8388608;
+		p[i].net.rcvbuf_max = 8388608;
+		p[i].net.retrans = 99999999;
+		p[i].seconds = 99999.99;
+	}
+	text = capture_table(p, CHECK_PHASES);
+	assert_true(capture_widest_line(text) <= TABLE_WIDTH);
 	free(text);
 }
 
@@ -339,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_fail_work_traced_while_disabled),
 		cmocka_unit_test(test_fail_work_not_traced_while_enabled),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_fits_width),
 		cmocka_unit_test(test_json),
 	};
 

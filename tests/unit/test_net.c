@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "net.h"
+#include "output.h"
 
 static enum parse_result parse(struct net_options *opts, int argc,
 			       const char **argv)
@@ -107,14 +108,49 @@ static void test_table(void **state)
 	sample(&o, &m);
 	text = capture(&o, &m, false);
 	assert_string_equal(text,
-		"limit(M)  hog(M)  seconds  MB/s  retrans   sndbuf  sndbuf_last  rcvbuf  rcv_ssthresh  ssthresh_cuts  sock_throttled\n"
-		"      64      96     2.50  5.00        3  2626560        87040  131072        261932             17           41234\n");
+		"limit(M)  hog(M)  seconds  MB/s  retrans   sndbuf  rcvbuf  ssthresh_cuts  sock_throttled\n"
+		"      64      96     2.50  5.00        3  2626560  131072             17           41234\n");
+	free(text);
+	/* the last send buffer and the lowest rcv_ssthresh when --output names them */
+	assert_int_equal(table_format_option("net", "output", "sndbuf-last,rcv-ssthresh",
+					     net_tables), 0);
+	text = capture(&o, &m, false);
+	assert_string_equal(text, "sndbuf_last  rcv_ssthresh\n      87040        261932\n");
 	free(text);
 	/* 6.12: no counter; no receiver sample after slow start */
 	m.have_sock_throttled = false;
 	m.net.rcv_ssthresh_min = 0;
+	assert_int_equal(table_format_option("net", "output", "rcv-ssthresh,sock-throttled",
+					     net_tables), 0);
 	text = capture(&o, &m, false);
-	assert_non_null(strstr(text, "131072             -             17               -\n"));
+	assert_string_equal(text, "rcv_ssthresh  sock_throttled\n           -               -\n");
+	free(text);
+	table_format.columns = NULL;
+}
+
+/*
+ * The widest figures a run can print (eight digits of every counter, five
+ * of MB/s, 8 MiB buffers, a 4 GiB hog): within TABLE_WIDTH.
+ */
+static void test_table_fits_width(void **state)
+{
+	struct net_options o;
+	struct measurement m;
+	char *text;
+
+	(void)state;
+	sample(&o, &m);
+	o.limit = 4ULL << 30;
+	o.size = 6ULL << 30;
+	m.net.bytes = 99999ULL * 1000000;
+	m.net.seconds = 99999.99;
+	m.net.retrans = 99999999;
+	m.net.sndbuf_max = 8388608;
+	m.net.rcvbuf_max = 8388608;
+	m.net.rcv_ssthresh_drops = 99999999;
+	m.sock_throttled = 99999999;
+	text = capture(&o, &m, false);
+	assert_true(capture_widest_line(text) <= TABLE_WIDTH);
 	free(text);
 }
 
@@ -153,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_args),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_fits_width),
 		cmocka_unit_test(test_json),
 	};
 

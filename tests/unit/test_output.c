@@ -246,30 +246,6 @@ static void test_table_rejects_bad_headers(void **state)
 	assert_int_equal(table_init(&t, many, 0), -EINVAL);
 }
 
-/* The widest line of text, in characters (UTF-8) and not bytes. */
-static size_t widest_line(const char *text)
-{
-	size_t widest = 0;
-
-	while (*text) {
-		size_t len = strcspn(text, "\n"), chars = 0;
-		mbstate_t st;
-
-		memset(&st, 0, sizeof(st));
-		for (size_t i = 0; i < len;) {
-			size_t n = mbrlen(text + i, len - i, &st);
-
-			assert_true(n > 0 && n <= len - i);
-			i += n;
-			chars++;
-		}
-		if (chars > widest)
-			widest = chars;
-		text += len + (text[len] == '\n');
-	}
-	return widest;
-}
-
 /* The character (not byte) offset of needle in the line of text it is on. */
 static size_t column_of(const char *text, const char *needle)
 {
@@ -315,7 +291,7 @@ static void test_table_fits_width_in_characters(void **state)
 	free(text);
 	assert_int_equal(table_add_row(&t, long_row), 0);
 	text = table_text(&t);
-	assert_true(widest_line(text) <= TABLE_WIDTH);
+	assert_true(capture_widest_line(text) <= TABLE_WIDTH);
 	/* the label wraps onto lines of its own; the numbers stay whole */
 	assert_non_null(strstr(text, "latence µs"));
 	assert_true(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') != NULL);
@@ -357,6 +333,18 @@ static void test_table_raw_noheadings_and_columns(void **state)
 	text = table_text(&t);
 	assert_string_equal(text, "");
 	free(text);
+
+	/* a column on request: left out by default, printed when named */
+	t.on_request = 1u << 1;
+	table_format.columns = NULL;
+	text = table_text(&t);
+	assert_string_equal(text, "phase          low\nre-enabled  12 345\n");
+	free(text);
+	assert_int_equal(table_format_option("test", "output", "knob", tables), 0);
+	text = table_text(&t);
+	assert_string_equal(text, "knob\n   1\n");
+	free(text);
+	t.on_request = 0;
 
 	assert_int_equal(table_format_columns("test", "low,high", tables), EXIT_USAGE);
 	assert_int_equal(table_format_columns("test", "low,", tables), EXIT_USAGE);

@@ -267,13 +267,7 @@ static int check_start_timeout(struct ab_parse *p, const char *opt,
 static int set_table_format(struct ab_parse *p, const char *opt, const char *arg)
 {
 	(void)p;
-	if (strcmp(opt, "--raw") == 0)
-		table_format.raw = true;
-	else if (strcmp(opt, "--noheadings") == 0)
-		table_format.noheadings = true;
-	else if (table_format_columns("ab", arg, ab_tables))
-		return -EINVAL;
-	return 0;
+	return table_format_option("ab", opt + 2, arg, ab_tables) ? -EINVAL : 0;
 }
 
 /* The progress-source options: sources.h checks and keeps them. */

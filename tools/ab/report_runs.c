@@ -86,7 +86,6 @@ static void print_sanity(FILE *out, const struct ab_report *r)
 		      out);
 }
 
-/* "%.6g" keeps 0.0123 and 654321 readable side by side */
 /* a percentage with a sign or not; "-" where it is undefined (mean 0) */
 /* The last column (runs per arm for --target) only exists with --target. */
 static void add_diff_row(struct table *t, const struct ab_metric_report *m)
@@ -134,7 +133,7 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 			o->higher_is_better ? "higher" : "lower");
 	fputs("\n\n", out);
 
-	if (table_init(&t, ab_summary_headers, AB_SUMMARY_RIGHT_ALIGNED) == 0) {
+	if (ab_summary_table_init(&t) == 0) {
 		for (size_t i = 0; i < r->n_metrics; i++) {
 			const struct stats_comparison *c = &r->metrics[i].cmp;
 
@@ -155,17 +154,20 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		headers[9] = NULL;
 	}
 	if (table_init(&t, headers, 0x37a) == 0) {
+		/* Welch's t and Mann-Whitney's p: for reference */
+		t.on_request = 1u << 3 | 1u << 6;
 		for (size_t i = 0; i < r->n_metrics; i++)
 			add_diff_row(&t, &r->metrics[i]);
 		table_print(&t, out);
 	}
 	table_free(&t);
 	fprintf(out, "\nB vs A: (mean B - mean A) / mean A; 95%% CI: Fieller's interval for mean B / mean A\n"
-		"(Welch df), as a difference; t p: Welch's test of the arms as two samples; U p:\n"
-		"Mann-Whitney (~: normal approximation); MDE: the smallest difference these runs\n"
-		"detect with power 0.8. *marked* when the design's p (paired by block below;\n"
-		"Welch's without 2 whole blocks), Holm-adjusted across the %zu metric(s) named\n"
-		"(Holm p; the other times are auxiliary, judged by their own p), is below 0.05.\n",
+		"(Welch df), as a difference; p: Welch's test of the arms as two samples (Welch t\n"
+		"and U p, Mann-Whitney's with ~ for a normal approximation, with --output); MDE:\n"
+		"the smallest difference these runs detect with power 0.8. *marked* when the\n"
+		"design's p (paired by block below; Welch's without 2 whole blocks), Holm-adjusted\n"
+		"across the %zu metric(s) named (Holm p; the other times are auxiliary, judged by\n"
+		"their own p), is below 0.05.\n",
 		r->n_named);
 	print_blocks(out, r);
 	if (o->precision_pct > 0)

@@ -180,9 +180,9 @@ static void print_baseline_table(FILE *out, const struct ab_saved *now,
 		char cells[7][48];
 		const char *row[10];
 
-		snprintf(cells[0], sizeof(cells[0]), "%.6g", cmp[i].a.mean);
+		snprintf(cells[0], sizeof(cells[0]), AB_FIGURE, cmp[i].a.mean);
 		snprintf(cells[1], sizeof(cells[1]), "%zu", cmp[i].a.n);
-		snprintf(cells[2], sizeof(cells[2]), "%.6g", cmp[i].b.mean);
+		snprintf(cells[2], sizeof(cells[2]), AB_FIGURE, cmp[i].b.mean);
 		snprintf(cells[3], sizeof(cells[3]), "%zu", cmp[i].b.n);
 		snprintf(cells[4], sizeof(cells[4]), "%+.2f%%", cmp[i].diff_pct);
 		ab_ci_cell(ci[i], sizeof(ci[i]), cmp[i].diff_ci_lo_pct,
@@ -289,9 +289,7 @@ int cmd_ab_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "plot", required_argument, NULL, 'P' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },
+		TABLE_FORMAT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -299,10 +297,10 @@ int cmd_ab_report(int argc, char **argv)
 	struct ab_saved now, base;
 	enum ab_format format = AB_FORMAT_TABLE;
 	const char *baseline = NULL, *plot = NULL;
-	int c, rc;
+	int c, rc, option;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":B:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":B:jh", longopts, &option)) != -1) {
 		switch (c) {
 		case 'B':
 			baseline = optarg;
@@ -316,14 +314,9 @@ int cmd_ab_report(int argc, char **argv)
 		case 'P':
 			plot = optarg;
 			break;
-		case 'r':
-			table_format.raw = true;
-			break;
-		case 'H':
-			table_format.noheadings = true;
-			break;
-		case 'o':
-			if (table_format_columns("ab report", optarg, ab_tables))
+		case TABLE_OPTION:
+			if (table_format_option("ab report", longopts[option].name,
+						optarg, ab_tables))
 				return EXIT_USAGE;
 			break;
 		case 'h':

@@ -52,7 +52,7 @@ static void print_arms(FILE *out, const struct il_report *r)
 {
 	struct table t;
 
-	if (table_init(&t, ab_summary_headers, AB_SUMMARY_RIGHT_ALIGNED) == 0) {
+	if (ab_summary_table_init(&t) == 0) {
 		ab_add_summary_row(&t, r->opts->metric_name, "A", &r->cmp.a, true);
 		ab_add_summary_row(&t, "", "B", &r->cmp.b, true);
 		ab_add_summary_row(&t, "", "B-A", &r->cmp.d, false);
@@ -102,6 +102,8 @@ static void print_comparison(FILE *out, const struct il_report *r)
 	for (size_t i = 0; i < columns; i++)
 		row[i] = cells[i];
 	if (table_init(&t, headers, 0x1ba) == 0) {
+		/* the paired t-test's and Wilcoxon's p: for reference */
+		t.on_request = 1u << 4 | 1u << 5;
 		table_add_row(&t, row);
 		table_print(&t, out);
 	}
@@ -170,8 +172,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 	      "sign-flip randomisation test of those differences (exact over every AB/BA\n"
 	      "swap; ~: random swaps), *marked* below 0.05; 95% CI: that test inverted;\n"
 	      "t p: paired t-test, W p: Wilcoxon signed-rank (~: normal approximation),\n"
-	      "both for reference; MDE: the smallest difference these pairs detect with\n"
-	      "power 0.8.\n", out);
+	      "both for reference, with --output; MDE: the smallest difference these pairs\n"
+	      "detect with power 0.8.\n", out);
 	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
 		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
 		p->slices_no_interval);

@@ -16,6 +16,15 @@ const char *const *const ab_tables[] = {
 	target_headers, ab_saved_headers, NULL
 };
 
+int ab_summary_table_init(struct table *t)
+{
+	int err = table_init(t, ab_summary_headers, AB_SUMMARY_RIGHT_ALIGNED);
+
+	/* min, max and the median interval's coverage: details */
+	t->on_request = 1u << 6 | 1u << 7 | 1u << 10;
+	return err;
+}
+
 void ab_cell(char *buf, size_t size, const char *fmt, double value)
 {
 	if (isfinite(value))
@@ -41,14 +50,14 @@ void ab_add_summary_row(struct table *t, const char *metric, const char *arm,
 	snprintf(cells[0], sizeof(cells[0]), "%s", metric);
 	snprintf(cells[1], sizeof(cells[1]), "%s", arm);
 	snprintf(cells[2], sizeof(cells[2]), "%zu", s->n);
-	ab_cell(cells[3], sizeof(cells[3]), "%.6g", s->mean);
-	ab_cell(cells[4], sizeof(cells[4]), "%.6g", s->stddev);
+	ab_cell(cells[3], sizeof(cells[3]), AB_FIGURE, s->mean);
+	ab_cell(cells[4], sizeof(cells[4]), AB_FIGURE, s->stddev);
 	ab_cell(cells[5], sizeof(cells[5]), "%.2f%%", with_cov ? s->cov_pct : NAN);
-	ab_cell(cells[6], sizeof(cells[6]), "%.6g", s->min);
-	ab_cell(cells[7], sizeof(cells[7]), "%.6g", s->max);
-	ab_cell(cells[8], sizeof(cells[8]), "%.6g", s->median);
-	snprintf(cells[9], sizeof(cells[9]), "[%.6g, %.6g]", s->median_ci_lo,
-		 s->median_ci_hi);
+	ab_cell(cells[6], sizeof(cells[6]), AB_FIGURE, s->min);
+	ab_cell(cells[7], sizeof(cells[7]), AB_FIGURE, s->max);
+	ab_cell(cells[8], sizeof(cells[8]), AB_FIGURE, s->median);
+	snprintf(cells[9], sizeof(cells[9]), "[" AB_FIGURE ", " AB_FIGURE "]",
+		 s->median_ci_lo, s->median_ci_hi);
 	snprintf(cells[10], sizeof(cells[10]), "%.1f%%",
 		 100 * s->median_ci_coverage);
 	for (int i = 0; i < 11; i++)

@@ -30,6 +30,19 @@ extern const char *const ab_saved_headers[];
 extern const char *const *const ab_tables[];
 #define AB_SUMMARY_RIGHT_ALIGNED 0x5fcU
 
+/*
+ * A table of ab_summary_headers whose default columns leave out min, max
+ * and cover (--output names them). 0 or table_init()'s error.
+ */
+int ab_summary_table_init(struct table *t);
+
+/*
+ * How the tables print a metric's figures: four significant digits, what
+ * a mean with a 95% interval of a few percent can claim, in at most ten
+ * characters ("-1.235e+06"), so the columns fit TABLE_WIDTH.
+ */
+#define AB_FIGURE "%.4g"
+
 /* value printed with fmt, or "-" when it is not a finite number. */
 void ab_cell(char *buf, size_t size, const char *fmt, double value);
 

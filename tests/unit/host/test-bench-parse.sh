@@ -22,7 +22,7 @@ functions_of() {
 
 # shellcheck source=/dev/null
 . <(functions_of "$top/bench/guest.sh" json_num json_after json_interval json_obj \
-	json_flag abba_split aa_interval)
+	json_flag abba_split aa_interval nominal_level)
 # shellcheck source=/dev/null
 . <(functions_of "$top/bench/run" section_text)
 
@@ -84,6 +84,13 @@ check "real ab JSON: 8 runs per arm, 8 blocks (one A and one B run each)" \
 
 # Wilson's and Clopper-Pearson's 95% intervals (Clopper-Pearson for 0 of n
 # is [0, 1 - 0.025^(1/n)]; for 3 of 60 and 1 of 20, R's binom.test).
+# The exact sign-flip test's level: the largest even count of 2^N sign
+# vectors below 5% of them (5 pairs cannot reach p < 0.05: 2/32 is 6.25%).
+check "A/A level: 5 pairs" equal "5" "$(nominal_level 5)" "0/32 = 0.00%"
+check "A/A level: 6 pairs" equal "6" "$(nominal_level 6)" "2/64 = 3.12%"
+check "A/A level: 8 pairs" equal "8" "$(nominal_level 8)" "12/256 = 4.69%"
+check "A/A level: 10 pairs" equal "10" "$(nominal_level 10)" "50/1024 = 4.88%"
+check "A/A level: 12 pairs" equal "12" "$(nominal_level 12)" "204/4096 = 4.98%"
 check "A/A interval: 0 of 60" equal "0/60" "$(aa_interval 0 60)" \
 	"0.0%; 95% interval Wilson [0.0%, 6.0%], Clopper-Pearson [0.0%, 6.0%]"
 check "A/A interval: 3 of 60" equal "3/60" "$(aa_interval 3 60)" \
