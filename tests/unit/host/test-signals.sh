@@ -25,13 +25,13 @@ knob=$scratch/knob
 marker=$scratch/cmd-running
 
 # start_ab: vmpctl ab in the background on the file knob, A=1 B=0; each
-# run records its pid in $marker, and arm B's sleeps. Sets ab_pid.
+# run records its pid in $marker, and arm B's sleeps a minute. Sets ab_pid.
 start_ab() {
 	printf '1\n' >"$knob"
 	cp "$knob" "$scratch/found"
 	rm -f "$marker"
 	"$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 -- \
-		sh -c 'echo $$ >"$1"; [ "$(cat "$2")" = 1 ] || exec sleep 5' sh "$marker" "$knob" \
+		sh -c 'echo $$ >"$1"; [ "$(cat "$2")" = 1 ] || exec sleep 60' sh "$marker" "$knob" \
 		>"$scratch/out" 2>"$scratch/err" &
 	ab_pid=$!
 }
@@ -41,16 +41,17 @@ gone() {
 	[ -n "$1" ] && [ ! -d "/proc/$1" ]
 }
 
-# expect_stopped SIG: vmpctl died of SIG within 3 s, knob as found, and
-# the command it was running is gone.
+# expect_stopped SIG: vmpctl died of SIG within 20 s (a loaded machine's
+# time, not the command's minute), knob as found, and the command it was
+# running is gone.
 expect_stopped() {
 	local sig=$1 status cmd_pid
-	for _ in $(seq 60); do
+	for _ in $(seq 400); do
 		kill -0 "$ab_pid" 2>/dev/null || break
 		sleep 0.05
 	done
 	kill -0 "$ab_pid" 2>/dev/null && {
-		fail "SIG$sig: vmpctl still running 3 s later"
+		fail "SIG$sig: vmpctl still running 20 s later"
 		kill -KILL "$ab_pid"
 	}
 	wait "$ab_pid"
@@ -87,16 +88,16 @@ check "closed pipe, SIGPIPE ignored: knob restored" same_bytes "$knob" "$scratch
 
 # A stop that arrives while vmpctl waits for something else than the
 # command (here the --switch, which ignores it) still stops at once: the
-# command after it must not run its 5 s.
+# command after it must not run its 60 s.
 start=$(date +%s%N)
 "$VMPCTL" ab -q --switch 'trap "" TERM; kill -TERM $PPID; sleep 0.2; :' --a x --b y \
-	-n 2 -w 0 -- sleep 5 >/dev/null 2>&1 &
+	-n 2 -w 0 -- sleep 60 >/dev/null 2>&1 &
 ab_pid=$!
 wait "$ab_pid"
 status=$?
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 check "stop during --switch: ended by SIGTERM (status $status)" [ "$status" -eq 143 ]
-check "stop during --switch: within 3 s (took $elapsed_ms ms)" [ "$elapsed_ms" -lt 3000 ]
+check "stop during --switch: within 20 s (took $elapsed_ms ms)" [ "$elapsed_ms" -lt 20000 ]
 
 # SIGINT ignored at start (nohup, a background job) stays ignored: the
 # A/B completes and reports.
