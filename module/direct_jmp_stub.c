@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Target of the direct backend's ftrace direct call in jump mode
- * (DYNAMIC_FTRACE_WITH_JMP, 7.x x86-64): the hooked function's fentry site
- * JMPs here, or ftrace_caller, when other ftrace users share the site,
- * RETs here in place of the fentry return. Either way only the caller's
- * return address is on the stack, as at the hooked function's entry: the
- * stub stands where the function would have been.
+ * (DYNAMIC_FTRACE_WITH_JMP, 7.x x86-64) in resident mode: the hooked
+ * function's fentry site JMPs here, or ftrace_caller, when other ftrace
+ * users share the site, RETs here in place of the fentry return. Either
+ * way only the caller's return address is on the stack, as at the hooked
+ * function's entry: the stub stands where the function would have been.
+ * The default mode, hooked only while the knob is 0, points the site at
+ * vmpc_stub itself (hook_direct.c).
  *
  * Short-circuited, it jumps to vmpc_stub, whose RET ends the caller's
  * CALL: one CALL, one RET, nothing to rebalance. Call-depth tracking
  * counted that CALL in the hooked function's call thunk and counts the
  * RET in the return thunk, so the stub counts nothing itself.
  *
- * In resident mode, while vmpc_pass_through says stock, it jumps into the
+ * While vmpc_pass_through says stock, it jumps into the
  * hooked function's body past the fentry site, which then runs as if
  * called directly. That jump goes through a static call: a direct JMP
  * patched once, at resolve, so there is no indirect branch for retpolines
@@ -54,7 +56,7 @@ asm(".pushsection .text, \"ax\"\n"
 void vmpc_direct_jmp_resume_at(unsigned long site_addr)
 {
 	static_call_update(vmpc_direct_resume,
-			   (void (*)(void))(site_addr + MCOUNT_INSN_SIZE));
+			   (typeof(vmpc_stub) *)(site_addr + MCOUNT_INSN_SIZE));
 }
 
 #endif
