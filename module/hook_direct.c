@@ -64,8 +64,14 @@ static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
 	return 0;
 }
 #else
+/*
+ * On arm64 the default mode, hooked only while the knob is 0, takes the
+ * trampoline's entry that reads no flag.
+ */
 static unsigned long vmpc_direct_entry(void)
 {
+	if (IS_ENABLED(CONFIG_ARM64) && !vmpc_is_resident())
+		return (unsigned long)vmpc_direct_tramp_skip;
 	return (unsigned long)vmpc_direct_tramp;
 }
 

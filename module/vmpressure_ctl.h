@@ -110,8 +110,12 @@ static inline void vmpc_count_skipped(void)
 	this_cpu_inc(vmpc_skipped_count);
 }
 
-/* ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S). */
+/*
+ * ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S);
+ * on arm64 also one that never hands back, for the default mode.
+ */
 void vmpc_direct_tramp(void);
+void vmpc_direct_tramp_skip(void);
 
 /* The same for jump mode, and where it hands calls back (direct_jmp_stub.c). */
 void vmpc_direct_jmp_stub(void);
