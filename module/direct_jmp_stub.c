@@ -31,8 +31,7 @@
 
 #if defined(VMPC_HAVE_DIRECT) && defined(VMPC_DIRECT_JMP)
 
-/* Only here: kernels before IBT (5.10) have no asm/ibt.h. */
-#include <asm/ibt.h>
+#include <linux/objtool.h>
 
 DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 
@@ -40,8 +39,8 @@ asm(".pushsection .text, \"ax\"\n"
 	".globl vmpc_direct_jmp_stub\n"
 	".type vmpc_direct_jmp_stub, @function\n"
 	"vmpc_direct_jmp_stub:\n\t"
-	/* Its address is taken: objtool wants it to be a valid IBT target. */
-	ASM_ENDBR
+	/* Entered as vmpc_stub is (vmpressure_ctl.h): no ENDBR to pay. */
+	ANNOTATE_NOENDBR "\n\t"
 	"cmpb $0, vmpc_pass_through(%rip)\n\t"
 	"jne 1f\n\t"
 	"jmp vmpc_stub\n"
