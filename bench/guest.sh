@@ -79,7 +79,11 @@ site_row() {
 	else
 		reach="the site BLs ftrace_caller, which BRs to the trampoline"
 	fi
-	printf '%-36s %s\n' "site, direct, reach" "$((distance >> 20)) MiB apart: $reach" >>/tmp/site-rows
+	# Whether the kernel keeps a 128 MiB window for modules near its text:
+	# "0 pages" where RANDOMIZE_MODULE_REGION_FULL spreads them over 2 GiB.
+	window=$(dmesg | grep -o '[0-9]* pages in range for non-PLT usage' | head -n 1)
+	printf '%-36s %s\n' "site, direct, reach" \
+		"$((distance >> 20)) MiB apart: $reach (boot: ${window:-no module window line})" >>/tmp/site-rows
 }
 
 cost_row() {

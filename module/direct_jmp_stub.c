@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Target of the direct backend's ftrace direct call in jump mode
- * (DYNAMIC_FTRACE_WITH_JMP, 7.x x86-64): the hooked function's fentry site
- * JMPs here, or ftrace_caller, when other ftrace users share the site,
- * RETs here in place of the fentry return. Either way only the caller's
- * return address is on the stack, as at the hooked function's entry: the
- * stub stands where the function would have been.
+ * (DYNAMIC_FTRACE_WITH_JMP, 7.x x86-64) in resident mode: the hooked
+ * function's fentry site JMPs here, or ftrace_caller, when other ftrace
+ * users share the site, RETs here in place of the fentry return. Either
+ * way only the caller's return address is on the stack, as at the hooked
+ * function's entry: the stub stands where the function would have been.
+ * The default mode, hooked only while the knob is 0, points the site at
+ * vmpc_stub itself (hook_direct.c).
  *
  * Short-circuited, it jumps to vmpc_stub, whose RET ends the caller's
  * CALL: one CALL, one RET, nothing to rebalance. Call-depth tracking
  * counted that CALL in the hooked function's call thunk and counts the
  * RET in the return thunk, so the stub counts nothing itself.
  *
- * In resident mode, while vmpc_pass_through says stock, it jumps into the
+ * While vmpc_pass_through says stock, it jumps into the
  * hooked function's body past the fentry site, which then runs as if
  * called directly. That jump goes through a static call: a direct JMP
  * patched once, at resolve, so there is no indirect branch for retpolines
@@ -29,8 +31,7 @@
 
 #if defined(VMPC_HAVE_DIRECT) && defined(VMPC_DIRECT_JMP)
 
-/* Only here: kernels before IBT (5.10) have no asm/ibt.h. */
-#include <asm/ibt.h>
+#include <linux/objtool.h>
 
 DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 
@@ -38,8 +39,8 @@ asm(".pushsection .text, \"ax\"\n"
 	".globl vmpc_direct_jmp_stub\n"
 	".type vmpc_direct_jmp_stub, @function\n"
 	"vmpc_direct_jmp_stub:\n\t"
-	/* Its address is taken: objtool wants it to be a valid IBT target. */
-	ASM_ENDBR
+	/* Entered as vmpc_stub is (vmpressure_ctl.h): no ENDBR to pay. */
+	ANNOTATE_NOENDBR "\n\t"
 	"cmpb $0, vmpc_pass_through(%rip)\n\t"
 	"jne 1f\n\t"
 	"jmp vmpc_stub\n"
@@ -54,7 +55,7 @@ asm(".pushsection .text, \"ax\"\n"
 void vmpc_direct_jmp_resume_at(unsigned long site_addr)
 {
 	static_call_update(vmpc_direct_resume,
-			   (void (*)(void))(site_addr + MCOUNT_INSN_SIZE));
+			   (typeof(vmpc_stub) *)(site_addr + MCOUNT_INSN_SIZE));
 }
 
 #endif

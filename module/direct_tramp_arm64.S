@@ -20,7 +20,8 @@
  *
  * In resident mode, while vmpc_pass_through says stock, the trampoline
  * returns into the function with x30 restored, and the function runs as
- * if called directly.
+ * if called directly. The default mode hooks only while the knob is 0:
+ * its entry, vmpc_direct_tramp_skip, reads no flag.
  *
  * No frame record: the function has not pushed its own yet, so the
  * frame pointer still leads through its caller's record; the stub,
@@ -30,6 +31,12 @@
 #include <linux/linkage.h>
 
 	.text
+SYM_CODE_START(vmpc_direct_tramp_skip)
+	hint	34
+	adr	x16, vmpc_direct_tramp_to_stub
+	ret	x16
+SYM_CODE_END(vmpc_direct_tramp_skip)
+
 SYM_CODE_START(vmpc_direct_tramp)
 	hint	34
 	adrp	x16, vmpc_pass_through

@@ -4,9 +4,9 @@
  * vmpc_direct_tramp, which drops the return address into the target and
  * jumps to vmpc_stub (x86-64: direct_tramp.S; arm64: direct_tramp_arm64.S,
  * which does the same with the patch site's x9/x30); in jump mode
- * (compat.h) a JMP from the site to vmpc_direct_jmp_stub, which has no
- * return address to drop. No ftrace callback runs and no registers are
- * saved, which makes it the cheapest backend.
+ * (direct_mode.h) a JMP from the site to vmpc_stub itself, or in resident
+ * mode to vmpc_direct_jmp_stub, with no return address to drop. No ftrace
+ * callback runs and no registers are saved: the cheapest backend.
  *
  * A function has at most one direct call, so a BPF trampoline (or any
  * other direct caller) on a target makes registration fail with -EBUSY;
@@ -34,8 +34,17 @@ static unsigned long vmpc_direct_addr;
 static bool vmpc_direct_refused_late;
 
 #ifdef VMPC_DIRECT_JMP
-/* Bit 0 of a direct address asks ftrace for a JMP instead of a CALL. */
-#define VMPC_DIRECT_ENTRY ftrace_jmp_set((unsigned long)vmpc_direct_jmp_stub)
+/*
+ * Bit 0 of a direct address asks ftrace for a JMP instead of a CALL. The
+ * default mode hooks only while the knob is 0, so its sites JMP straight
+ * to the stub; resident mode's go through the jump stub, which reads it.
+ */
+static unsigned long vmpc_direct_entry(void)
+{
+	return ftrace_jmp_set(vmpc_is_resident() ?
+			      (unsigned long)vmpc_direct_jmp_stub :
+			      (unsigned long)vmpc_stub);
+}
 
 /*
  * Finds the target's ftrace site, where the jump stub hands calls back:
@@ -55,7 +64,16 @@ static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
 	return 0;
 }
 #else
-#define VMPC_DIRECT_ENTRY ((unsigned long)vmpc_direct_tramp)
+/*
+ * On arm64 the default mode, hooked only while the knob is 0, takes the
+ * trampoline's entry that reads no flag.
+ */
+static unsigned long vmpc_direct_entry(void)
+{
+	if (IS_ENABLED(CONFIG_ARM64) && !vmpc_is_resident())
+		return (unsigned long)vmpc_direct_tramp_skip;
+	return (unsigned long)vmpc_direct_tramp;
+}
 
 /*
  * The site is only read by armed(): unknown counts as live. On arm64 the
@@ -105,7 +123,7 @@ static int vmpc_direct_attach(void)
 	 * direct call, which tells the two kinds of owner apart.
 	 */
 	vmpc_direct_ops.flags &= FTRACE_OPS_FL_INITIALIZED;
-	vmpc_direct_addr = vmpc_test_direct_target(VMPC_DIRECT_ENTRY);
+	vmpc_direct_addr = vmpc_test_direct_target(vmpc_direct_entry());
 	err = vmpc_register_ftrace_direct(&vmpc_direct_ops, vmpc_direct_addr);
 	if (!err)
 		return 0;

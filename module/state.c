@@ -349,6 +349,11 @@ bool vmpc_is_armed(void)
 	return !READ_ONCE(vmpc_enabled) && READ_ONCE(vmpc_backend)->armed();
 }
 
+bool vmpc_is_resident(void)
+{
+	return vmpc_resident;
+}
+
 const char *vmpc_method(void)
 {
 	return READ_ONCE(vmpc_backend)->name;
@@ -374,10 +379,13 @@ static int vmpc_resident_init(bool enabled)
 	int err;
 
 	WRITE_ONCE(vmpc_pass_through, enabled);
-	err = vmpc_hook_targets();
-	if (err)
-		return err;
+	/* Before hooking: the direct backend picks its target by it. */
 	vmpc_resident = true;
+	err = vmpc_hook_targets();
+	if (err) {
+		vmpc_resident = false;
+		return err;
+	}
 	WRITE_ONCE(vmpc_enabled, enabled);
 	return 0;
 }

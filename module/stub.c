@@ -11,12 +11,19 @@
 
 DEFINE_PER_CPU(unsigned long, vmpc_skipped_count);
 
+#ifdef VMPC_DIRECT_JMP
+#include <linux/objtool.h>
+
+/* Its address is taken: objtool would want an ENDBR (vmpressure_ctl.h). */
+ANNOTATE_NOENDBR_SYM(vmpc_stub);
+#endif
+
 /*
  * notrace: reached from inside ftrace's own redirect; tracing it gains
  * nothing. It runs after a hook returned, never inside a kprobe handler,
  * so a kprobe may sit on it (the guest tests unwind the stack from one).
  */
-notrace void vmpc_stub(void)
+VMPC_STUB_ENTRY notrace void vmpc_stub(void)
 {
 	vmpc_count_skipped();
 }

@@ -10,6 +10,8 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
+#include "direct_mode.h"
+
 /* Upper bound on the number of hooked symbols (vmpressure, vmpressure_prio). */
 #define VMPC_MAX_TARGETS 2
 
@@ -71,6 +73,7 @@ void vmpc_state_exit(void);
 int vmpc_set_enabled(bool want);
 bool vmpc_is_enabled(void);
 bool vmpc_is_armed(void);
+bool vmpc_is_resident(void);
 const char *vmpc_method(void);
 bool vmpc_target_resolved(unsigned int i);
 const char *vmpc_target_symbol(unsigned int i);
@@ -81,8 +84,20 @@ int vmpc_parse_knob(const char *buf, size_t count, bool *val);
 /* Resident mode: the hooks hand calls back to the original (state.c). */
 extern bool vmpc_pass_through;
 
-/* Where every hook sends the CPU instead of the original function. */
-void vmpc_stub(void);
+/*
+ * Where every hook sends the CPU instead of the original function. In
+ * jump mode (direct_mode.h) the default mode's fentry site JMPs straight
+ * to it, or ftrace_caller hands over by a RET; IBT polices neither, and
+ * the other hooks arrive by a RET or an IRET too. So no ENDBR there: the
+ * stub is the count and the RET, one instruction over an empty function.
+ */
+#ifdef VMPC_DIRECT_JMP
+#include <asm/ibt.h>
+#define VMPC_STUB_ENTRY __noendbr
+#else
+#define VMPC_STUB_ENTRY
+#endif
+VMPC_STUB_ENTRY void vmpc_stub(void);
 
 DECLARE_PER_CPU(unsigned long, vmpc_skipped_count);
 
@@ -95,8 +110,12 @@ static inline void vmpc_count_skipped(void)
 	this_cpu_inc(vmpc_skipped_count);
 }
 
-/* ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S). */
+/*
+ * ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S);
+ * on arm64 also one that never hands back, for the default mode.
+ */
 void vmpc_direct_tramp(void);
+void vmpc_direct_tramp_skip(void);
 
 /* The same for jump mode, and where it hands calls back (direct_jmp_stub.c). */
 void vmpc_direct_jmp_stub(void);

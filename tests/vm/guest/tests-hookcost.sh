@@ -76,8 +76,9 @@ expect_full_unwind() {
 }
 
 # Whether this kernel's build of the direct backend runs in jump mode
-# (module/compat.h): the fentry site JMPs to vmpc_direct_jmp_stub where
-# x86-64 has DYNAMIC_FTRACE_WITH_JMP and no vmpressure_prio (MEMCG_V1=n).
+# (module/direct_mode.h): the fentry site JMPs to vmpc_stub (resident mode:
+# vmpc_direct_jmp_stub) where x86-64 has DYNAMIC_FTRACE_WITH_JMP and no
+# vmpressure_prio (MEMCG_V1=n).
 direct_jump_mode() {
 	[ "$(uname -m)" = x86_64 ] && kconfig_on DYNAMIC_FTRACE_WITH_JMP && ! kconfig_on MEMCG_V1
 }
@@ -94,10 +95,25 @@ expect_no_target_frame() {
 	esac
 }
 
+# In jump mode vmpressure's ftrace site JMPs to TARGET: enabled_functions
+# says so on the indented line under vmpressure's.
+expect_jump_target() {
+	local line
+	line=$(awk '/^vmpressure[[:space:]]/ { on = 1; printf "%s", $0; next }
+		on && /^[[:space:]]/ { printf " %s", $0; next } { on = 0 }' "$ENABLED_FUNCTIONS")
+	[ -n "$line" ] || fail "$2: vmpressure is not in enabled_functions"
+	echo "$2: enabled_functions: $line"
+	case $line in
+	*"direct(jmp)-->$1+0x0/"*) ;;
+	*) fail "$2: vmpressure's site does not JMP straight to $1: $line" ;;
+	esac
+}
+
 # ORC (x86-64) or frame records (arm64) lead from inside the stub, and from
 # the direct trampoline's label (which it reaches by a RET) or the jump
 # stub, back through reclaim to the task's entry, with every backend of
-# the lane. The jump stub stands in vmpressure's frame.
+# the lane. In jump mode the site JMPs to the stub itself (resident mode:
+# to the jump stub), which stands in vmpressure's frame.
 # group: hooks
 test_hook_stack_unwinds() {
 	local backend
@@ -108,9 +124,15 @@ test_hook_stack_unwinds() {
 		unwind_from vmpc_stub
 		expect_full_unwind vmpc_stub "method=$backend"
 		if [ "$backend" = direct ] && direct_jump_mode; then
+			expect_jump_target vmpc_stub "method=direct, jump mode"
+			expect_no_target_frame vmpc_stub "method=direct, jump mode"
+			set_knob 1
+			unload_module
+			load_backend direct resident=1 enabled=0
+			expect_jump_target vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
 			unwind_from vmpc_direct_jmp_stub
-			expect_full_unwind vmpc_direct_jmp_stub "method=direct, jump mode"
-			expect_no_target_frame vmpc_direct_jmp_stub "method=direct, jump mode"
+			expect_full_unwind vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
+			expect_no_target_frame vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
 		elif [ "$backend" = direct ]; then
 			unwind_from vmpc_direct_tramp_to_stub
 			expect_full_unwind vmpc_direct_tramp_to_stub "method=direct"
