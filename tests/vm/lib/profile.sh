@@ -39,7 +39,7 @@ profiles_file=$vm_dir/profiles
 # module). A lane whose profile runs none of them does not build those
 # (kbuild.sh); tests/vm/check-harness fails when a test of another group
 # reaches one.
-test_build_groups="hooks module conflict resident"
+test_build_groups="hooks module conflict livepatch resident"
 
 profile_groups() {
 	local name groups
