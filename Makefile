@@ -111,11 +111,12 @@ check-vm:
 
 # One lane on one CPU (a part of make check), with the packages its lane
 # file asks for: cross for arm64, lint for lint=yes, chroot for newer suites,
-# workloads for the full profile (its workloads group runs Debian's fio,
-# sysbench, iperf3, stress-ng and pgbench, copied from the host).
+# workloads for a profile with the workloads or presets group (they run
+# Debian's fio, sysbench, iperf3, stress-ng and pgbench, copied from the host).
 lane_profile = $(or $(shell sed -n 's/^profile=//p' tests/vm/lanes/$(1)),full)
+lane_groups = $(shell sed -n 's/^$(call lane_profile,$(1)) //p' tests/vm/profiles)
 lane-%:
-	scripts/deps vm chroot $(if $(filter full,$(call lane_profile,$*)),workloads) $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
+	scripts/deps vm chroot $(if $(filter workloads presets,$(call lane_groups,$*)),workloads) $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
 	tests/vm/run --jobs 1 $*
 
 # The debug lane's kernel (tests/vm/debug/build-kernel, cached).

@@ -477,7 +477,7 @@ test_conflict_direct() {
 
 # Loading a livepatch taints the kernel with K: only a K this test brought
 # in, and only when it passed, is accepted by the final taint check.
-# group: conflict
+# group: livepatch
 # requires: livepatch
 test_conflict_livepatch() {
 	need_module

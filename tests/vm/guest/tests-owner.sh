@@ -439,7 +439,7 @@ attr_reader_across_unload() {
 # waits for the module's own delayed kobject releases (2-8 s), longer than
 # the 1-4 s the module's sysfs kobject is delayed, while it added 5 s to
 # every unload and failed load there (docs/testing.md).
-# group: module
+# group: unload
 test_owner_readers_across_unload() {
 	local rounds i=0 attr attrs found missing
 	need_module

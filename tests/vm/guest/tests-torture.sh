@@ -533,7 +533,7 @@ watch_stop() {
 # Issue 13: listeners are not lost across the knob. One registered before a
 # disable gets nothing while disabled and events again after re-enabling;
 # one registered while disabled gets events once enabled.
-# group: torture
+# group: listeners
 # requires: cgroup-v1
 test_listeners_survive_disable() {
 	local before_a runs
@@ -569,7 +569,7 @@ test_listeners_survive_disable() {
 # Issue 13: a listener's cgroup removed while disabled. vmpctl watch sees the
 # removal and exits cleanly, the cgroup goes, and after re-enabling reclaim
 # elsewhere still delivers events.
-# group: torture
+# group: listeners
 # requires: cgroup-v1
 test_listener_cgroup_removed_while_disabled() {
 	local gone status=0

@@ -73,6 +73,7 @@ wl_check() {
 WL_PAIRS="-n 4 -w 0 -T 60"
 WL_AB="--interleave 2.5 --max-flip 5 $WL_PAIRS"
 
+# group: presets
 # requires: amd64
 test_workloads_sysbench() {
 	need_module
@@ -84,6 +85,7 @@ test_workloads_sysbench() {
 	wl_latency sysbench pct_ms
 }
 
+# group: presets
 # requires: amd64
 test_workloads_fio() {
 	need_module
@@ -97,6 +99,7 @@ test_workloads_fio() {
 	wl_latency fio mean_ms
 }
 
+# group: presets
 # requires: amd64
 test_workloads_iperf3() {
 	need_module
@@ -115,6 +118,7 @@ test_workloads_iperf3() {
 # run as nobody: postgres refuses root), scale 1 built server-side,
 # select-only transactions; its -P 1 lines carry the rate and the mean
 # latency.
+# group: presets
 # requires: amd64
 test_workloads_pgbench() {
 	local bin dir=/tmp/wl-pg start

@@ -210,7 +210,7 @@ wait_skipped_moves() {
 # Issue 2 (g): load and unload while reclaim runs, loading in both states;
 # rmmod at 0 is refused, the knob back at 1 first. 20 cycles, 2 on the
 # debug lane (one of each state: every path under the sanitizers).
-# group: module
+# group: unload
 test_load_unload_under_reclaim() {
 	local i=0 cycles
 	need_module

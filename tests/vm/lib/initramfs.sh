@@ -8,7 +8,7 @@
 # Inputs:  vm_dir, top, out (common.sh); lane, lane_arch, lane_backends,
 #          lane_torture_scale, qual, arch_verdict_modules (lane.sh);
 #          candidate, fetch_debs, unpacked_debs (apt.sh); kroot, rel, headers
-#          (kernel.sh); kmod_dirs (kbuild.sh); lane_out; module_ko,
+#          (kernel.sh); kmod_dirs, test_builds (kbuild.sh); lane_out; module_ko,
 #          module_params, demo_script, overlay_dir, selected_tests (the
 #          VMPCTL_VM_* variables).
 # Outputs: build_initramfs writes lane_out/initramfs.cpio, lane_out/tests,
@@ -52,17 +52,19 @@ boot_module_chain() {
 }
 
 # The lane's own modules, under extra/: vmpressure_ctl.ko (built or
-# VMPCTL_VM_MODULE_KO), the VMPC_TESTING build in extra/testing/ and the
-# kmod_dirs' modules.
+# VMPCTL_VM_MODULE_KO), the VMPC_TESTING build in extra/testing/ (with
+# test_builds) and the kmod_dirs' modules.
 stage_lane_modules() {
 	local extra=$stage/lib/modules/$rel/extra dir
 	mkdir -p "$extra"
 	if [ -n "$module_ko" ]; then
 		cp "$module_ko" "$extra/vmpressure_ctl.ko" || return 1
 	else
-		mkdir -p "$extra/testing" &&
-			cp "$lane_out/module/vmpressure_ctl.ko" "$extra/" &&
-			cp "$lane_out/module-testing/vmpressure_ctl.ko" "$extra/testing/" || return 1
+		cp "$lane_out/module/vmpressure_ctl.ko" "$extra/" || return 1
+		[ -z "$test_builds" ] || {
+			mkdir -p "$extra/testing" &&
+				cp "$lane_out/module-testing/vmpressure_ctl.ko" "$extra/testing/"
+		} || return 1
 	fi
 	for dir in $(kmod_dirs); do
 		compgen -G "$lane_out/extra-$(basename "$dir")/*.ko" >/dev/null &&

@@ -10,10 +10,13 @@
 #          depends_of, fetch_debs, unpacked_debs (apt.sh); kroot, headers,
 #          rel, kernel_debs (kernel.sh); lane_out (the lane's build
 #          directory); extra_module_dirs (VMPCTL_VM_EXTRA_MODULE_DIRS);
-#          module_ko (VMPCTL_VM_MODULE_KO); run_id.
+#          module_ko (VMPCTL_VM_MODULE_KO); run_id; selected_tests and
+#          mode (tests/vm/run), lane_profile, profile_groups and
+#          test_build_groups (profile.sh).
 # Outputs: build_modules builds into lane_out/module (module/),
-#          lane_out/module-testing (module/ with VMPC_TESTING=1) and
-#          lane_out/extra-NAME (kmod_dirs), each with NAME.log next to it;
+#          lane_out/module-testing (module/ with VMPC_TESTING=1, when
+#          test_builds is set) and lane_out/extra-NAME (kmod_dirs), each
+#          with NAME.log next to it;
 #          kbuild_how says how. build_tool builds tools_out/tools-ARCH/vmpctl.
 #          Both set lane_fail or lane_skip and return 1 on failure.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
@@ -146,10 +149,26 @@ build_kmod() {
 	fi
 }
 
+# Sets test_builds to yes when the lane needs the test-only builds: its
+# profile runs one of test_build_groups (profile.sh), or the run names its tests
+# (VMPCTL_VM_TESTS) or is a demo. The smoke and rt lanes do without them,
+# about 40 s of kbuild each under load.
+decide_test_builds() {
+	local group groups
+	test_builds=yes
+	[ -z "$selected_tests" ] && [ "$mode" != demo ] || return 0
+	groups=" $(profile_groups "${lane_profile:-full}") "
+	for group in $test_build_groups; do
+		[[ $groups != *" $group "* ]] || return 0
+	done
+	test_builds=''
+}
+
 # Module source directories built and staged next to vmpressure_ctl.ko: the
-# test-only modules of tests/vm/kmods/ and VMPCTL_VM_EXTRA_MODULE_DIRS.
+# test-only modules of tests/vm/kmods/ (when test_builds is set) and
+# VMPCTL_VM_EXTRA_MODULE_DIRS.
 kmod_dirs() {
-	find "$vm_dir/kmods" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
+	[ -z "$test_builds" ] || find "$vm_dir/kmods" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
 	# shellcheck disable=SC2086 # one word per directory
 	printf '%s\n' $extra_module_dirs
 }
@@ -161,6 +180,7 @@ kmod_dirs() {
 build_modules() {
 	local dir vermagic
 	choose_kbuild || return 1
+	decide_test_builds
 	[ -z "$lane_lint" ] || provide_checker_valid || return 1
 	say "$lane: building modules ($kbuild_how${lane_lint:+, W=1 and sparse})"
 	if [ -n "$module_ko" ]; then
@@ -175,7 +195,8 @@ build_modules() {
 			return 1
 		}
 		build_kmod "$top/module" "$lane_out/module" || return 1
-		build_kmod "$top/module" "$lane_out/module-testing" VMPC_TESTING=1 || return 1
+		[ -z "$test_builds" ] ||
+			build_kmod "$top/module" "$lane_out/module-testing" VMPC_TESTING=1 || return 1
 	fi
 	for dir in $(kmod_dirs); do
 		build_kmod "$dir" "$lane_out/extra-$(basename "$dir")" || return 1

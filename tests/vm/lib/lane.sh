@@ -101,8 +101,9 @@ check_lane() {
 		{ say "$lane_file: timeout_scale= takes a positive number, not '$lane_timeout_scale'"; return 1; }
 	groups=$(profile_groups "$lane_profile") ||
 		{ say "$lane_file: profile=$lane_profile is not in tests/vm/profiles"; return 1; }
-	[[ " $groups " != *" torture "* && " $groups " != *" leaks "* ]] || [ -n "$lane_torture_scale" ] ||
-		{ say "$lane_file: profile=$lane_profile runs the torture or leaks group: it needs torture_scale="; return 1; }
+	[[ " $groups " != *" torture "* && " $groups " != *" listeners "* && " $groups " != *" leaks "* ]] ||
+		[ -n "$lane_torture_scale" ] ||
+		{ say "$lane_file: profile=$lane_profile runs the torture, listeners or leaks group: it needs torture_scale="; return 1; }
 	[ -z "$lane_boot_timeout" ] || [[ $lane_boot_timeout =~ ^[1-9][0-9]*$ ]] ||
 		{ say "$lane_file: boot_timeout= takes a number of seconds, not '$lane_boot_timeout'"; return 1; }
 	[ -z "$lane_console_patterns" ] || [ -f "$top/$lane_console_patterns" ] ||

@@ -19,9 +19,10 @@
 # Inputs:  vm_dir (common.sh); lane_arch, lane_profile (lane.sh);
 #          selected_tests (VMPCTL_VM_TESTS: exactly these tests, whatever
 #          the profile, still only where the kernel has what they require).
-# Outputs: profile_groups PROFILE prints its groups (fails for an unknown
-#          one); guest_test_files DIR prints the test files' names in the
-#          guest runner's order; test_catalog FILE... prints "NAME GROUP [WORD...]" per test;
+# Outputs: test_build_groups (below); profile_groups PROFILE prints its
+#          groups (fails for an unknown one); guest_test_files DIR prints
+#          the test files' names in the guest runner's order;
+#          test_catalog FILE... prints "NAME GROUP [WORD...]" per test;
 #          requirement_missing WORD KCONFIG prints why the kernel does not
 #          have WORD (nothing when it has; status 2 for an unknown WORD);
 #          select_tests DIR KCONFIG NOT_RUN prints the names of the tests of
@@ -32,6 +33,13 @@
 # with tests/vm/run and the other files it sources
 
 profiles_file=$vm_dir/profiles
+
+# The groups whose tests load a test-only build: module/ with VMPC_TESTING=1
+# (extra/testing/) or a module of tests/vm/kmods (the holders, the unwind
+# module). A lane whose profile runs none of them does not build those
+# (kbuild.sh); tests/vm/check-harness fails when a test of another group
+# reaches one.
+test_build_groups="hooks module conflict livepatch resident"
 
 profile_groups() {
 	local name groups

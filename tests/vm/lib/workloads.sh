@@ -6,16 +6,16 @@
 # server as well: the postgresql-N package the postgresql package depends
 # on gives postgres, initdb and pgbench, the two modules initdb loads
 # (plpgsql, dict_snowball) and its share directory, at the same paths
-# (the programs find the rest relative to their own). Only for a lane that runs
-# one of those tests, whose guest has this machine's architecture: the
-# libraries add some 100 MB to the image.
+# (the programs find the rest relative to their own). Only the programs of
+# the tests the lane runs, whose guest has this machine's architecture: all
+# of them add some 100 MB to the image.
 #
 # Inputs:  stage (initramfs.sh), lane_arch (lane.sh); the lane's test list;
 #          mode and demo_script (tests/vm/run): a demo whose script has the
 #          line "# requires: workloads" gets the programs too.
-# Outputs: stage_workloads copies the programs into stage/usr/bin and their
-#          libraries to the same paths under stage; on failure it sets
-#          lane_fail and returns 1.
+# Outputs: stage_workloads copies the programs its tests need into
+#          stage/usr/bin and their libraries to the same paths under stage;
+#          on failure it sets lane_fail and returns 1.
 # shellcheck disable=SC2034,SC2154 # the inputs above and outputs are shared
 # with tests/vm/run and the other files it sources
 
@@ -68,23 +68,37 @@ stage_postgres() {
 	fi
 }
 
-# stage_workloads TESTS: TESTS is the file of the tests the guest runs.
+# The package each workloads test's name starts with (workloads_NAME...).
+workload_test_packages="fio:fio sysbench:sysbench iperf3:iperf3 stress_ng:stress-ng pgbench:postgresql"
+
+# stage_workloads TESTS: TESTS is the file of the tests the guest runs. A
+# demo that asks for workloads gets every program, a lane those its tests
+# run: 6.12's image stays without PostgreSQL's.
 stage_workloads() {
-	local tests=$1 pkg prog missing=""
-	grep -q '^workloads_' "$tests" ||
-		{ [ "$mode" = demo ] && grep -q '^# requires: workloads' "$demo_script"; } || return 0
+	local tests=$1 pkg prog entry wanted="" missing=""
+	if [ "$mode" = demo ]; then
+		! grep -q '^# requires: workloads' "$demo_script" || wanted="$workload_packages postgresql"
+	else
+		for entry in $workload_test_packages; do
+			! grep -q "^workloads_${entry%%:*}" "$tests" || wanted="$wanted ${entry#*:}"
+		done
+	fi
+	[ -n "$wanted" ] || return 0
 	[ "$lane_arch" = "$(dpkg --print-architecture)" ] ||
 		{ lane_fail="the workloads tests copy this machine's programs: the guest is $lane_arch"; return 1; }
-	for pkg in $workload_packages postgresql; do
+	for pkg in $wanted; do
 		dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q '^install ok installed$' ||
 			missing="$missing $pkg"
 	done
 	[ -z "$missing" ] ||
 		{ lane_fail="the workloads tests need$missing on this machine: scripts/deps workloads"; return 1; }
-	for pkg in $workload_packages; do
+	for pkg in $wanted; do
+		if [ "$pkg" = postgresql ]; then
+			stage_postgres || return 1
+			continue
+		fi
 		prog=$(dpkg -L "$pkg" | grep -x "/usr/bin/$pkg") ||
 			{ lane_fail="package $pkg ships no /usr/bin/$pkg"; return 1; }
 		stage_file "$prog" || return 1
 	done
-	stage_postgres
 }
