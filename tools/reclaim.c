@@ -28,6 +28,13 @@ int reclaim_touch(const struct reclaim_job *job)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		return -errno;
+	/*
+	 * Base pages only: where THP is "always" (Debian's arm64 kernels), a
+	 * hog of huge pages in a small memcg swaps 2 MiB at a time, reclaim
+	 * falls behind and the OOM killer takes the task that charges next.
+	 * A kernel without THP refuses the advice; nothing to avoid then.
+	 */
+	madvise((void *)mem, job->bytes, MADV_NOHUGEPAGE);
 	pages = job->bytes / page;
 	for (pass = 0;; pass++) {
 		if (job->seconds <= 0 && pass >= job->passes)
