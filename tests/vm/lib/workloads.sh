@@ -11,8 +11,8 @@
 # libraries add some 100 MB to the image.
 #
 # Inputs:  stage (initramfs.sh), lane_arch (lane.sh); the lane's test list;
-#          mode and demo_script (tests/vm/run): a demo gets the programs
-#          only when its script has the line "# requires: workloads".
+#          mode and demo_script (tests/vm/run): a demo whose script has the
+#          line "# requires: workloads" gets the programs too.
 # Outputs: stage_workloads copies the programs into stage/usr/bin and their
 #          libraries to the same paths under stage; on failure it sets
 #          lane_fail and returns 1.
@@ -71,12 +71,8 @@ stage_postgres() {
 # stage_workloads TESTS: TESTS is the file of the tests the guest runs.
 stage_workloads() {
 	local tests=$1 pkg prog missing=""
-	# a demo runs its script, not the lane's tests
-	if [ "$mode" = demo ]; then
-		grep -q '^# requires: workloads' "$demo_script" || return 0
-	else
-		grep -q '^workloads_' "$tests" || return 0
-	fi
+	grep -q '^workloads_' "$tests" ||
+		{ [ "$mode" = demo ] && grep -q '^# requires: workloads' "$demo_script"; } || return 0
 	[ "$lane_arch" = "$(dpkg --print-architecture)" ] ||
 		{ lane_fail="the workloads tests copy this machine's programs: the guest is $lane_arch"; return 1; }
 	for pkg in $workload_packages postgresql; do
