@@ -136,14 +136,15 @@ check-hooks:
 check-matrix:
 	$(MAKE) check CHECK_TIER2=yes
 
-# Each demo keeps its A/B's --save file in build/demo/ (scripts/demo).
+# Each demo keeps its A/B's --save file in build/demo/ and draws it with
+# the host's vmpctl (scripts/demo): the build group is for that build.
 demo:
-	scripts/deps vm
+	scripts/deps vm build
 	scripts/demo $(DEMO_LANE) tests/vm/guest/demo.sh
 
 # The cgroup-v2 story on Debian 13's 7.3 (sock_throttled): tests/vm/guest/demo-v2.sh.
 demo-v2:
-	scripts/deps vm chroot workloads
+	scripts/deps vm build chroot workloads
 	scripts/demo 7.3 tests/vm/guest/demo-v2.sh
 
 # A newcomer's first run (tests/fresh/run): the two demos in a fresh
