@@ -194,15 +194,35 @@ fail_detach_cleanup() {
 # Taint R: a module unloaded with rmmod -f while referenced.
 TAINT_FORCED_RMMOD=8
 
+# rmmod [ARGS] (LABEL, BACKEND) of a hooked module whose detach fails: it
+# waits, the module going, its hooks in the kernel's lists and reclaim
+# calling through them into its text, until the detach works; then the
+# module goes.
+rmmod_waits_for_detach() {
+	local pid
+	clear_log
+	# shellcheck disable=SC2086 # no word when empty
+	rmmod $3 vmpressure_ctl &
+	pid=$!
+	log_shows "$2: cannot unhook at unload: -5"
+	[ "$(cat /sys/module/vmpressure_ctl/initstate 2>/dev/null)" = going ] ||
+		fail "$1: rmmod $3: the module is not going with its hooks failing to detach"
+	[ -n "$(hook_lines)" ] || fail "$1: rmmod $3: no hook while the detach fails"
+	# The hooks lead into the module's text: it must still be there.
+	vmpressure_called
+	echo 0 >"$FAIL_DETACH"
+	wait "$pid" || fail "$1: rmmod $3 failed once the detach worked"
+	[ ! -d /sys/module/vmpressure_ctl ] || fail "$1: still loaded after rmmod $3"
+	log_has "$2: unhooked at last, unloading" || fail "$1: rmmod $3: no 'unhooked at last' in the log: $(new_log)"
+}
+
 # rmmod -f of the module pinned by a failed detach (default mode, hooked,
 # holding a reference on itself). Without CONFIG_MODULE_FORCE_UNLOAD it is
 # refused like rmmod, and nothing changes. With it (Debian's kernels) the
 # kernel unloads the referenced module anyway and taints R; the module's
-# exit then waits, hooked and asking each second, until the detach works:
-# meanwhile the module is going, the hooks lead into its text and reclaim
-# calls through them. The test ends with the module gone, and announces R.
+# exit then waits for the detach (rmmod_waits_for_detach). The test
+# announces R.
 expect_forced_rmmod_waits() {
-	local pid
 	if ! kconfig_on MODULE_FORCE_UNLOAD; then
 		! rmmod -f vmpressure_ctl || fail "$1: rmmod -f succeeded after a failed detach"
 		module_loaded || fail "$1: the module went with rmmod -f after a failed detach"
@@ -212,22 +232,10 @@ expect_forced_rmmod_waits() {
 		unload_module
 		return
 	fi
-	clear_log
-	rmmod -f vmpressure_ctl &
-	pid=$!
-	log_shows "$2: cannot unhook at unload: -5"
-	[ "$(cat /sys/module/vmpressure_ctl/initstate)" = going ] ||
-		fail "$1: rmmod -f: the module reads $(cat /sys/module/vmpressure_ctl/initstate), not going"
+	rmmod_waits_for_detach "$1" "$2" -f
 	[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -ne 0 ] ||
 		fail "$1: rmmod -f did not taint R: the kernel did not force the unload"
 	echo "$TAINT_FORCED_RMMOD" >"$TAINT_ALLOWED_FILE"
-	[ -n "$(hook_lines)" ] || fail "$1: rmmod -f: no hook while the detach fails"
-	# The hooks lead into the module's text: it must still be there.
-	vmpressure_called
-	echo 0 >"$FAIL_DETACH"
-	wait "$pid" || fail "$1: rmmod -f failed once the detach worked"
-	[ ! -d /sys/module/vmpressure_ctl ] || fail "$1: still loaded after rmmod -f"
-	log_has "$2: unhooked at last, unloading" || fail "$1: rmmod -f: no 'unhooked at last' in the log: $(new_log)"
 }
 
 # A detach the kernel refuses (the test-only fail_detach) never lets the
@@ -240,7 +248,7 @@ expect_forced_rmmod_waits() {
 # calling into the module, until the detach works.
 # group: conflict
 test_owner_fail_detach() {
-	local backend pid skipped rmmod_force taint_before
+	local backend skipped rmmod_force taint_before
 	need_module
 	trap fail_detach_cleanup EXIT
 	for backend in $(lane_backends); do
@@ -264,19 +272,8 @@ test_owner_fail_detach() {
 			echo "== method=$backend, resident mode, rmmod $rmmod_force"
 			load_testing method="$backend" resident=1 enabled=0
 			echo 1 >"$FAIL_DETACH"
-			clear_log
 			taint_before=$(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD))
-			# shellcheck disable=SC2086 # no word when empty
-			rmmod $rmmod_force vmpressure_ctl &
-			pid=$!
-			log_shows "$backend: cannot unhook at unload: -5"
-			[ -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: the module went with its hooks failing to detach"
-			[ -n "$(hook_lines)" ] || fail "method=$backend resident: no hook while the detach fails"
-			# The hooks lead into the module's text: it must still be there.
-			vmpressure_called
-			echo 0 >"$FAIL_DETACH"
-			wait "$pid" || fail "method=$backend resident: rmmod $rmmod_force failed once the detach worked"
-			[ ! -d /sys/module/vmpressure_ctl ] || fail "method=$backend resident: still loaded after rmmod $rmmod_force"
+			rmmod_waits_for_detach "method=$backend resident" "$backend" "$rmmod_force"
 			[ $(($(cat /proc/sys/kernel/tainted) & TAINT_FORCED_RMMOD)) -eq "$taint_before" ] ||
 				fail "method=$backend resident: rmmod $rmmod_force tainted the kernel R"
 			expect_no_hook_lines "method=$backend, resident, unloaded"
