@@ -147,11 +147,14 @@ demo-v2:
 	scripts/deps vm build chroot workloads
 	scripts/demo 7.3 tests/vm/guest/demo-v2.sh
 
-# A newcomer's first run (tests/fresh/run): the two demos in a fresh
-# debootstrap chroot, in a git clone of HEAD (what is committed), of Debian 12 and of Debian 13, base system and empty
-# cache. Not part of make check: each suite takes tens of minutes.
+# A newcomer's first run (tests/fresh/run): the README's commands (make deb,
+# installing the packages, make demo, make check, then make demo-v2) in a
+# fresh debootstrap chroot of Debian 12 and of Debian 13, base system and
+# empty cache, in a git clone of HEAD (what is committed). FRESH_COMMANDS
+# (each quoted) runs others instead. Not part of make check: each suite
+# takes most of an hour.
 FRESH_SUITES ?= bookworm trixie
-FRESH_COMMANDS := "make demo" "make demo-v2"
+FRESH_COMMANDS ?=
 check-fresh:
 	scripts/deps chroot
 	rm -rf build/fresh
