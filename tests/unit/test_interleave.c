@@ -489,7 +489,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "knob /tmp/knob: A=1 B=0, interleaved: slices of 1 s in pairs, order abba"));
 	assert_non_null(strstr(text, "pairs for 1%"));
 	assert_non_null(strstr(text, "B better"));
-	assert_non_null(strstr(text, "pairs: 10 kept, 0 dropped (slices with a flip over 250 ms"));
+	assert_non_null(strstr(text, "pairs: 10 kept, 0 dropped (slices with a flip over --max-flip 0.25 s"));
 	/* the first interval of each of the 22 slices is in its flip */
 	assert_non_null(strstr(text, "report intervals: 220 read, 22 straddling"));
 	free(text);

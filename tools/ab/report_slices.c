@@ -174,8 +174,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 	      "t p: paired t-test, W p: Wilcoxon signed-rank (~: normal approximation),\n"
 	      "both for reference, with --output; MDE: the smallest difference these pairs\n"
 	      "detect with power 0.8.\n", out);
-	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over %.3g ms: %zu; without a whole report interval: %zu)\n",
-		p->kept, p->dropped, 1e3 * il->max_flip_s, p->slices_flip_too_long,
+	fprintf(out, "pairs: %zu kept, %zu dropped (slices with a flip over --max-flip %.3g s: %zu; without a whole report interval: %zu)\n",
+		p->kept, p->dropped, il->max_flip_s, p->slices_flip_too_long,
 		p->slices_no_interval);
 	if (r->latency)
 		ab_latency_print_table(out, r->latency);
