@@ -247,7 +247,11 @@ static void test_report_interval_counts_every_page(void **state)
 	timed.report_fd = reps.report_fd = fds[1];
 	assert_int_equal(pft_run(&timed, &r), 0);
 	assert_true(rate_lines_sum(fds[0], &lines) == (double)r.pages_touched);
-	assert_true(lines >= 4 && lines <= 10);
+	/*
+	 * One line per 0.05 s the run took, and a last one: a loaded host
+	 * stretches the run or starves the reporter, so bound by its wall time.
+	 */
+	assert_true(lines >= 2 && lines <= r.wall_s / timed.report_interval_s + 2);
 	assert_int_equal(pft_run(&reps, &r), 0);
 	assert_true(rate_lines_sum(fds[0], &lines) == (double)r.pages_touched);
 	assert_true(lines >= 1);
