@@ -39,10 +39,12 @@ DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 /*
  * One stub per short-circuit target, vmpc_stub or vmpc_stub_uncounted,
  * made by an assembler macro. Entered as those are (vmpressure_ctl.h):
- * no ENDBR to pay.
+ * no ENDBR to pay. Aligned as a function: bit 0 of a direct address is
+ * ftrace's JMP tag, so an odd one would be taken for the byte before it.
  */
 asm(".pushsection .text, \"ax\"\n"
 	".macro VMPC_DIRECT_JMP_STUB name, stub\n"
+	".balign 16\n"
 	".globl \\name\n"
 	".type \\name, @function\n"
 	"\\name:\n\t"
