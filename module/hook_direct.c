@@ -42,7 +42,7 @@ static bool vmpc_direct_refused_late;
  */
 static unsigned long vmpc_direct_entry(void)
 {
-	unsigned long entry = vmpc_stub_addr();
+	unsigned long entry = vmpc_stub_addr;
 
 	if (vmpc_is_resident())
 		entry = vmpc_counts_skipped ?

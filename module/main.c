@@ -36,6 +36,8 @@ MODULE_PARM_DESC(resident, "1 = hook at load until unload, the knob a flag the h
 /* Read by the hooks, so set at load only (0444). */
 bool vmpc_counts_skipped __read_mostly = true;
 module_param_named(count_skipped, vmpc_counts_skipped, bool, 0444);
+
+unsigned long vmpc_stub_addr __read_mostly;
 MODULE_PARM_DESC(count_skipped, "1 = count short-circuited calls in skipped (default); 0 = count nothing, for the cost of a bare return, and no skipped attribute");
 
 static struct kobject *vmpc_kobj;
@@ -126,6 +128,9 @@ static int __init vmpc_init(void)
 {
 	int err;
 
+	/* Before any hook: resident=1 and enabled=0 hook in state init. */
+	vmpc_stub_addr = vmpc_counts_skipped ? (unsigned long)vmpc_stub :
+					       (unsigned long)vmpc_stub_uncounted;
 	err = vmpc_state_init(method, enabled, resident);
 	if (err)
 		return err;

@@ -108,12 +108,11 @@ VMPC_STUB_ENTRY void vmpc_stub(void);
 extern bool vmpc_counts_skipped;
 VMPC_STUB_ENTRY void vmpc_stub_uncounted(void);
 
-/* Where the ftrace and kprobe hooks point the instruction pointer. */
-static inline unsigned long vmpc_stub_addr(void)
-{
-	return vmpc_counts_skipped ? (unsigned long)vmpc_stub :
-				     (unsigned long)vmpc_stub_uncounted;
-}
+/*
+ * Where the ftrace and kprobe hooks point the instruction pointer: one of
+ * the two, chosen at load, so a hook loads it as it would the constant.
+ */
+extern unsigned long vmpc_stub_addr;
 
 DECLARE_PER_CPU(unsigned long, vmpc_skipped_count);
 
