@@ -4,7 +4,8 @@
 # ftrace backend's ops really runs with (tracefs' enabled_functions), and
 # stack traces the kernel's unwinder takes from inside the direct backend's
 # trampoline and the stub (a kprobe of tests/vm/kmods/unwind), every
-# backend of the lane.
+# backend of the lane; and the uncounted short-circuit of count_skipped=0
+# (issue 24), judged by the kernel's evidence.
 # Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
