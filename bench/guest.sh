@@ -2,7 +2,7 @@
 # make bench, inside the guest (busybox sh, run by the harness as its demo
 # script): numbers only, never a verdict. bench/run starts it. Four tables:
 # 1. ns per vmpressure() call (not loaded, default mode, resident mode's
-# stock path, each backend short-circuited), 2. toggle latency (default and
+# stock path, each backend short-circuited, direct also uncounted), 2. toggle latency (default and
 # resident mode, and both while a task sits in a 64 MiB read()), 3. the pft
 # A/B, 4. whole-run ABBA against the interleaved A/B at equal wall time,
 # with pft's noise and the false-positive rate of A/A runs.
@@ -54,7 +54,8 @@ field() {
 # 1. One row of the per-call cost table from one read of the bench module,
 # which times the floor and vmpressure() alternately: the ratio is taken
 # between the two of the same read. skipped/call is how many of the timed
-# calls vmpressure_ctl's stub counted (1.00 when every call was redirected).
+# calls vmpressure_ctl's stub counted (1.00 when every call was redirected;
+# "-" where nothing counts: not loaded, or count_skipped=0).
 # The median goes to /tmp/cost-last for against_absent.
 # The address /proc/kallsyms gives SYMBOL, as a shell number.
 symbol_address() {
@@ -70,7 +71,7 @@ site_row() {
 	line=$(awk '/^vmpressure / { on = 1; printf "%s", $0; next }
 		on && /^[ \t]/ { printf " %s", $0; next } { on = 0 }' \
 		"$ENABLED_FUNCTIONS" 2>/dev/null | tr -s '\t ' '  ') || true
-	printf '%-36s %s\n' "site, $1" "${line:-not an ftrace user (a breakpoint)}" >>/tmp/site-rows
+	printf '%-44s %s\n' "site, $1" "${line:-not an ftrace user (a breakpoint)}" >>/tmp/site-rows
 	[ "$1" = direct ] && [ "$(uname -m)" = aarch64 ] || return 0
 	distance=$(($(symbol_address vmpc_direct_tramp) - $(symbol_address vmpressure)))
 	[ "$distance" -ge 0 ] || distance=$((-distance))
@@ -82,17 +83,17 @@ site_row() {
 	# Whether the kernel keeps a 128 MiB window for modules near its text:
 	# "0 pages" where RANDOMIZE_MODULE_REGION_FULL spreads them over 2 GiB.
 	window=$(dmesg | grep -o '[0-9]* pages in range for non-PLT usage' | head -n 1)
-	printf '%-36s %s\n' "site, direct, reach" \
+	printf '%-44s %s\n' "site, direct, reach" \
 		"$((distance >> 20)) MiB apart: $reach (boot: ${window:-no module window line})" >>/tmp/site-rows
 }
 
 cost_row() {
 	label=$1
 	before=-
-	! module_loaded || before=$(skipped_count)
+	[ ! -e "$KNOB_DIR/skipped" ] || before=$(skipped_count)
 	cat "$COST" >/tmp/cost
 	after=-
-	! module_loaded || after=$(skipped_count)
+	[ ! -e "$KNOB_DIR/skipped" ] || after=$(skipped_count)
 	awk -v label="$label" -v before="$before" -v after="$after" '
 		$2 == "calls" { calls = $3 * ($5 + 1) }
 		$1 == "floor" { floor = $2 }
@@ -100,18 +101,18 @@ cost_row() {
 		END {
 			print median >"/tmp/cost-last"
 			per_call = before == "-" ? "-" : sprintf("%.2f", (after - before) / calls)
-			printf "%-36s %9.2f %9.2f %9.2f  %9.2f  %7.2fx  %9s\n",
+			printf "%-44s %9.2f %9.2f %9.2f  %9.2f  %7.2fx  %9s\n",
 				label, median, min, max, floor, median / floor, per_call
 		}' /tmp/cost >>/tmp/cost-rows
 	[ -s /tmp/floor-row ] ||
-		awk '$1 == "floor" { printf "%-36s %9.2f %9.2f %9.2f  %9.2f  %7.2fx  %9s\n", "floor (empty noinline function)", $2, $3, $4, $2, 1, "-" }' \
+		awk '$1 == "floor" { printf "%-44s %9.2f %9.2f %9.2f  %9.2f  %7.2fx  %9s\n", "floor (empty noinline function)", $2, $3, $4, $2, 1, "-" }' \
 			/tmp/cost >/tmp/floor-row
 }
 
 # 1. The last row's median against the median with the module not loaded
 # ($ABSENT_NS, read before it), as a row of /tmp/cost-ratios.
 against_absent() {
-	awk -v label="$1" -v absent="$ABSENT_NS" '{ printf "%-36s %9.2f  %7.2fx\n", label, $1, $1 / absent }' \
+	awk -v label="$1" -v absent="$ABSENT_NS" '{ printf "%-44s %9.2f  %7.2fx\n", label, $1, $1 / absent }' \
 		/tmp/cost-last >>/tmp/cost-ratios
 }
 
@@ -198,7 +199,7 @@ else
 			cost_row "resident, stock: $method (enabled=1)"
 			against_absent "resident, stock: $method"
 		else
-			printf '%-36s not available on this kernel\n' "resident, stock: $method" >>/tmp/cost-rows
+			printf '%-44s not available on this kernel\n' "resident, stock: $method" >>/tmp/cost-rows
 		fi
 	done
 	for method in $BACKENDS; do
@@ -206,12 +207,19 @@ else
 			cost_row "short-circuited: $method (enabled=0)"
 			site_row "$method"
 		else
-			printf '%-36s not available on this kernel\n' "short-circuited: $method" >>/tmp/cost-rows
+			printf '%-44s not available on this kernel\n' "short-circuited: $method" >>/tmp/cost-rows
 		fi
 	done
+	# Issue 24's floor: the direct backend with no count at all.
+	if reload method=direct enabled=0 count_skipped=0; then
+		cost_row "short-circuited: direct, count_skipped=0"
+		site_row "direct, count_skipped=0"
+	else
+		printf '%-44s not available on this kernel\n' "short-circuited: direct, count_skipped=0" >>/tmp/cost-rows
+	fi
 	unload
 	rmmod vmpressure_bench
-	printf '%-36s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
+	printf '%-44s %9s %9s %9s  %9s  %8s  %9s\n' "state" "median" "min" "max" \
 		"floor" "/floor" "skip/call"
 	cat /tmp/floor-row /tmp/cost-rows
 	echo "stock path against not loaded ($ABSENT_NS ns), per call (target for resident: <= 1.3x):"

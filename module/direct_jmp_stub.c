@@ -9,8 +9,9 @@
  * The default mode, hooked only while the knob is 0, points the site at
  * vmpc_stub itself (hook_direct.c).
  *
- * Short-circuited, it jumps to vmpc_stub, whose RET ends the caller's
- * CALL: one CALL, one RET, nothing to rebalance. Call-depth tracking
+ * Short-circuited, it jumps to vmpc_stub (with count_skipped=0, its
+ * twin jumps to vmpc_stub_uncounted), whose RET ends the caller's CALL:
+ * one CALL, one RET, nothing to rebalance. Call-depth tracking
  * counted that CALL in the hooked function's call thunk and counts the
  * RET in the return thunk, so the stub counts nothing itself.
  *
@@ -35,17 +36,28 @@
 
 DEFINE_STATIC_CALL_NULL(vmpc_direct_resume, vmpc_stub);
 
+/*
+ * One stub per short-circuit target, vmpc_stub or vmpc_stub_uncounted,
+ * made by an assembler macro. Entered as those are (vmpressure_ctl.h):
+ * no ENDBR to pay. Aligned as a function: bit 0 of a direct address is
+ * ftrace's JMP tag, so an odd one would be taken for the byte before it.
+ */
 asm(".pushsection .text, \"ax\"\n"
-	".globl vmpc_direct_jmp_stub\n"
-	".type vmpc_direct_jmp_stub, @function\n"
-	"vmpc_direct_jmp_stub:\n\t"
-	/* Entered as vmpc_stub is (vmpressure_ctl.h): no ENDBR to pay. */
+	".macro VMPC_DIRECT_JMP_STUB name, stub\n"
+	".balign 16\n"
+	".globl \\name\n"
+	".type \\name, @function\n"
+	"\\name:\n\t"
 	ANNOTATE_NOENDBR "\n\t"
 	"cmpb $0, vmpc_pass_through(%rip)\n\t"
 	"jne 1f\n\t"
-	"jmp vmpc_stub\n"
+	"jmp \\stub\n"
 	"1:\tjmp " STATIC_CALL_TRAMP_STR(vmpc_direct_resume) "\n"
-	".size vmpc_direct_jmp_stub, . - vmpc_direct_jmp_stub\n"
+	".size \\name, . - \\name\n"
+	".endm\n"
+	"VMPC_DIRECT_JMP_STUB vmpc_direct_jmp_stub, vmpc_stub\n"
+	"VMPC_DIRECT_JMP_STUB vmpc_direct_jmp_stub_uncounted, vmpc_stub_uncounted\n"
+	".purgem VMPC_DIRECT_JMP_STUB\n"
 	".popsection\n");
 
 /*

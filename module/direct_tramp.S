@@ -22,6 +22,9 @@
  * or JMP here. ORC: the label is annotated as a function entry, which it
  * is: only the caller's return address is left on the stack.
  *
+ * With count_skipped=0, vmpc_direct_tramp_uncounted does the same, but
+ * its second RET ends the caller's call itself: nothing is counted.
+ *
  * In resident mode, while vmpc_pass_through says stock, a plain RET goes
  * back into the hooked function instead, which then runs as if called
  * directly: one CALL, one RET, counted as any other.
@@ -41,15 +44,19 @@
 #include <asm/nospec-branch.h>
 #endif
 
-	.text
-SYM_FUNC_START(vmpc_direct_tramp)
+/* Its address is taken: objtool wants it to be a valid IBT target. */
+.macro VMPC_DIRECT_TRAMP_ENTRY
 #ifdef VMPC_SYM_FUNC_START_LACKS_ENDBR
-	/* Its address is taken: objtool wants it to be a valid IBT target. */
 	ENDBR
 #endif
 #ifdef VMPC_HAVE_CALL_DEPTH_ACCOUNT
 	CALL_DEPTH_ACCOUNT
 #endif
+.endm
+
+	.text
+SYM_FUNC_START(vmpc_direct_tramp)
+	VMPC_DIRECT_TRAMP_ENTRY
 	cmpb	$0, vmpc_pass_through(%rip)
 	jne	.Lvmpc_hand_back
 	leaq	vmpc_direct_tramp_to_stub(%rip), %rax
@@ -62,4 +69,19 @@ vmpc_direct_tramp_to_stub:
 .Lvmpc_hand_back:
 	RET
 SYM_FUNC_END(vmpc_direct_tramp)
+
+/* count_skipped=0: the second RET is the caller's, with no stub before it. */
+SYM_FUNC_START(vmpc_direct_tramp_uncounted)
+	VMPC_DIRECT_TRAMP_ENTRY
+	cmpb	$0, vmpc_pass_through(%rip)
+	jne	.Lvmpc_uncounted_hand_back
+	leaq	.Lvmpc_uncounted_to_caller(%rip), %rax
+	movq	%rax, (%rsp)
+	RET
+.Lvmpc_uncounted_to_caller:
+	UNWIND_HINT_FUNC
+	RET
+.Lvmpc_uncounted_hand_back:
+	RET
+SYM_FUNC_END(vmpc_direct_tramp_uncounted)
 #endif

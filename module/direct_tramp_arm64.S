@@ -18,6 +18,10 @@
  * mispredicts. Branching to the stub without it would leave the site's
  * entry on the stack and every one of those returns off by one.
  *
+ * With count_skipped=0 the _uncounted entries do the same, but return to
+ * the caller by "ret x9" themselves: no stub, nothing counted, and x30,
+ * which the caller does not keep across a call, is left as it is.
+ *
  * In resident mode, while vmpc_pass_through says stock, the trampoline
  * returns into the function with x30 restored, and the function runs as
  * if called directly. The default mode hooks only while the knob is 0:
@@ -37,6 +41,12 @@ SYM_CODE_START(vmpc_direct_tramp_skip)
 	ret	x16
 SYM_CODE_END(vmpc_direct_tramp_skip)
 
+SYM_CODE_START(vmpc_direct_tramp_skip_uncounted)
+	hint	34
+	adr	x16, .Lvmpc_uncounted_to_caller
+	ret	x16
+SYM_CODE_END(vmpc_direct_tramp_skip_uncounted)
+
 SYM_CODE_START(vmpc_direct_tramp)
 	hint	34
 	adrp	x16, vmpc_pass_through
@@ -53,3 +63,18 @@ vmpc_direct_tramp_to_stub:
 	mov	x30, x9
 	ret	x16
 SYM_CODE_END(vmpc_direct_tramp)
+
+SYM_CODE_START(vmpc_direct_tramp_uncounted)
+	hint	34
+	adrp	x16, vmpc_pass_through
+	ldrb	w16, [x16, :lo12:vmpc_pass_through]
+	cbnz	w16, .Lvmpc_uncounted_hand_back
+	adr	x16, .Lvmpc_uncounted_to_caller
+	ret	x16
+.Lvmpc_uncounted_to_caller:
+	ret	x9
+.Lvmpc_uncounted_hand_back:
+	mov	x16, x30
+	mov	x30, x9
+	ret	x16
+SYM_CODE_END(vmpc_direct_tramp_uncounted)

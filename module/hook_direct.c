@@ -5,8 +5,9 @@
  * jumps to vmpc_stub (x86-64: direct_tramp.S; arm64: direct_tramp_arm64.S,
  * which does the same with the patch site's x9/x30); in jump mode
  * (direct_mode.h) a JMP from the site to vmpc_stub itself, or in resident
- * mode to vmpc_direct_jmp_stub, with no return address to drop. No ftrace
- * callback runs and no registers are saved: the cheapest backend.
+ * mode to vmpc_direct_jmp_stub, with no return address to drop; with
+ * count_skipped=0 the uncounted twin of each. No ftrace callback runs and
+ * no registers are saved: the cheapest backend.
  *
  * A function has at most one direct call, so a BPF trampoline (or any
  * other direct caller) on a target makes registration fail with -EBUSY;
@@ -41,9 +42,13 @@ static bool vmpc_direct_refused_late;
  */
 static unsigned long vmpc_direct_entry(void)
 {
-	return ftrace_jmp_set(vmpc_is_resident() ?
-			      (unsigned long)vmpc_direct_jmp_stub :
-			      (unsigned long)vmpc_stub);
+	unsigned long entry = vmpc_stub_addr;
+
+	if (vmpc_is_resident())
+		entry = vmpc_counts_skipped ?
+			(unsigned long)vmpc_direct_jmp_stub :
+			(unsigned long)vmpc_direct_jmp_stub_uncounted;
+	return ftrace_jmp_set(entry);
 }
 
 /*
@@ -71,8 +76,11 @@ static int vmpc_direct_find_site(const char *symbol, struct vmpc_site *site)
 static unsigned long vmpc_direct_entry(void)
 {
 	if (IS_ENABLED(CONFIG_ARM64) && !vmpc_is_resident())
-		return (unsigned long)vmpc_direct_tramp_skip;
-	return (unsigned long)vmpc_direct_tramp;
+		return vmpc_counts_skipped ?
+			(unsigned long)vmpc_direct_tramp_skip :
+			(unsigned long)vmpc_direct_tramp_skip_uncounted;
+	return vmpc_counts_skipped ? (unsigned long)vmpc_direct_tramp :
+				     (unsigned long)vmpc_direct_tramp_uncounted;
 }
 
 /*

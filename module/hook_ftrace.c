@@ -40,7 +40,7 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 		vmpc_count_skipped();
 		return;
 	}
-	vmpc_ftrace_regs_set_ip(fregs, (unsigned long)vmpc_stub);
+	vmpc_ftrace_regs_set_ip(fregs, vmpc_stub_addr);
 }
 #else
 static notrace void vmpc_ftrace_redirect(unsigned long ip,
@@ -54,7 +54,7 @@ static notrace void vmpc_ftrace_redirect(unsigned long ip,
 		vmpc_count_skipped();
 		return;
 	}
-	instruction_pointer_set(regs, (unsigned long)vmpc_stub);
+	instruction_pointer_set(regs, vmpc_stub_addr);
 }
 #endif
 

@@ -67,7 +67,7 @@ static int vmpc_kprobe_redirect(struct kprobe *p, struct pt_regs *regs)
 		vmpc_count_skipped();
 		return 0;
 	}
-	instruction_pointer_set(regs, (unsigned long)vmpc_stub);
+	instruction_pointer_set(regs, vmpc_stub_addr);
 	return 1;
 }
 

@@ -33,6 +33,13 @@ static bool resident;
 module_param(resident, bool, 0444);
 MODULE_PARM_DESC(resident, "1 = hook at load until unload, the knob a flag the hooks read (microsecond writes); 0 = hook only while enabled is 0 (default)");
 
+/* Read by the hooks, so set at load only (0444). */
+bool vmpc_counts_skipped __read_mostly = true;
+module_param_named(count_skipped, vmpc_counts_skipped, bool, 0444);
+
+unsigned long vmpc_stub_addr __read_mostly;
+MODULE_PARM_DESC(count_skipped, "1 = count short-circuited calls in skipped (default); 0 = count nothing, for the cost of a bare return, and no skipped attribute");
+
 static struct kobject *vmpc_kobj;
 
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -103,14 +110,27 @@ static struct attribute *vmpc_attrs[] = {
 	NULL,
 };
 
+/* Without the count there is no skipped: no number that is not a count. */
+static umode_t vmpc_attr_visible(struct kobject *kobj, struct attribute *attr,
+				 int n)
+{
+	if (attr == &vmpc_attr_skipped.attr && !vmpc_counts_skipped)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group vmpc_attr_group = {
 	.attrs = vmpc_attrs,
+	.is_visible = vmpc_attr_visible,
 };
 
 static int __init vmpc_init(void)
 {
 	int err;
 
+	/* Before any hook: resident=1 and enabled=0 hook in state init. */
+	vmpc_stub_addr = vmpc_counts_skipped ? (unsigned long)vmpc_stub :
+					       (unsigned long)vmpc_stub_uncounted;
 	err = vmpc_state_init(method, enabled, resident);
 	if (err)
 		return err;
@@ -158,7 +178,10 @@ static void __exit vmpc_exit(void)
 	kobject_del(vmpc_kobj);
 	kobject_put(vmpc_kobj);
 	vmpc_state_exit();
-	pr_info("unloaded, %lu calls short-circuited\n", vmpc_skipped());
+	if (vmpc_counts_skipped)
+		pr_info("unloaded, %lu calls short-circuited\n", vmpc_skipped());
+	else
+		pr_info("unloaded\n");
 }
 
 module_init(vmpc_init);

@@ -2,7 +2,8 @@
 /*
  * The function every hook redirects to: it runs with the hooked function's
  * arguments and return address, so returning from it returns straight to
- * the hooked function's caller. The original is never called.
+ * the hooked function's caller. The original is never called. With
+ * count_skipped=0 the hooks take the empty one instead.
  */
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
@@ -16,6 +17,7 @@ DEFINE_PER_CPU(unsigned long, vmpc_skipped_count);
 
 /* Its address is taken: objtool would want an ENDBR (vmpressure_ctl.h). */
 ANNOTATE_NOENDBR_SYM(vmpc_stub);
+ANNOTATE_NOENDBR_SYM(vmpc_stub_uncounted);
 #endif
 
 /*
@@ -26,6 +28,11 @@ ANNOTATE_NOENDBR_SYM(vmpc_stub);
 VMPC_STUB_ENTRY notrace void vmpc_stub(void)
 {
 	vmpc_count_skipped();
+}
+
+/* count_skipped=0: the return alone. */
+VMPC_STUB_ENTRY notrace void vmpc_stub_uncounted(void)
+{
 }
 
 unsigned long vmpc_skipped(void)

@@ -99,6 +99,21 @@ extern bool vmpc_pass_through;
 #endif
 VMPC_STUB_ENTRY void vmpc_stub(void);
 
+/*
+ * With count_skipped=0 (main.c) the hooks send calls to an empty stub
+ * instead, and the direct backend to trampoline entries that return
+ * straight to the caller: a short-circuited call is counted nowhere and
+ * costs a bare return, and the skipped attribute is absent.
+ */
+extern bool vmpc_counts_skipped;
+VMPC_STUB_ENTRY void vmpc_stub_uncounted(void);
+
+/*
+ * Where the ftrace and kprobe hooks point the instruction pointer: one of
+ * the two, chosen at load, so a hook loads it as it would the constant.
+ */
+extern unsigned long vmpc_stub_addr;
+
 DECLARE_PER_CPU(unsigned long, vmpc_skipped_count);
 
 /*
@@ -112,13 +127,17 @@ static inline void vmpc_count_skipped(void)
 
 /*
  * ftrace direct-call target that drops into vmpc_stub (direct_tramp*.S);
- * on arm64 also one that never hands back, for the default mode.
+ * on arm64 also one that never hands back, for the default mode. The
+ * _uncounted entries return to the caller without counting.
  */
 void vmpc_direct_tramp(void);
+void vmpc_direct_tramp_uncounted(void);
 void vmpc_direct_tramp_skip(void);
+void vmpc_direct_tramp_skip_uncounted(void);
 
 /* The same for jump mode, and where it hands calls back (direct_jmp_stub.c). */
 void vmpc_direct_jmp_stub(void);
+void vmpc_direct_jmp_stub_uncounted(void);
 void vmpc_direct_jmp_resume_at(unsigned long site_addr);
 
 /* Calls short-circuited since load, summed over all CPUs. */

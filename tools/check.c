@@ -23,11 +23,20 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 	bool events = phase[0].levels != 0;
 	bool throttled = phase[0].have_sock_throttled;
 	bool traced = phase[0].have_work_fn;
+	/* count_skipped=0 leaves the kernel's evidence alone to judge by. */
+	bool counted = phase[0].have_skipped || phase[1].have_skipped ||
+		       phase[2].have_skipped;
+	char skipped[48] = "skipped not counted";
 	int i;
 
+	if (!counted && !events && !throttled && !traced) {
+		snprintf(reason, size,
+			 "no skipped count (module not loaded, or count_skipped=0) and no evidence of the kernel's to judge by");
+		return false;
+	}
 	for (i = 0; i < CHECK_PHASES; i++) {
-		if (!phase[i].have_skipped) {
-			snprintf(reason, size, "%s: no skipped count (module not loaded?)",
+		if (!phase[i].have_skipped && counted) {
+			snprintf(reason, size, "%s: no skipped count (module unloaded or reloaded?)",
 				 check_phase_name[i]);
 			return false;
 		}
@@ -37,12 +46,12 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 				 check_phase_name[i]);
 			return false;
 		}
-		if (check_phase_knob[i] == 0 && phase[i].skipped_delta == 0) {
+		if (counted && check_phase_knob[i] == 0 && phase[i].skipped_delta == 0) {
 			snprintf(reason, size, "%s: skipped did not grow: the short-circuit never ran",
 				 check_phase_name[i]);
 			return false;
 		}
-		if (check_phase_knob[i] == 1 && phase[i].skipped_delta != 0) {
+		if (counted && check_phase_knob[i] == 1 && phase[i].skipped_delta != 0) {
 			snprintf(reason, size, "%s: skipped grew by %" PRIu64 " while stock",
 				 check_phase_name[i], phase[i].skipped_delta);
 			return false;
@@ -94,24 +103,26 @@ bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 			return false;
 		}
 	}
+	if (counted)
+		snprintf(skipped, sizeof(skipped), "skipped +%" PRIu64,
+			 phase[1].skipped_delta);
 	if (events)
 		snprintf(reason, size,
 			 "events while enabled (%" PRIu64 ", %" PRIu64
-			 "), none while disabled (skipped +%" PRIu64 ")",
+			 "), none while disabled (%s)",
 			 measurement_events_total(&phase[0]),
-			 measurement_events_total(&phase[2]), phase[1].skipped_delta);
+			 measurement_events_total(&phase[2]), skipped);
 	else if (throttled)
 		snprintf(reason, size,
 			 "TCP throttled by socket pressure while enabled (sock_throttled +%" PRIu64
-			 ", +%" PRIu64 "), never while disabled (skipped +%" PRIu64 ")",
+			 ", +%" PRIu64 "), never while disabled (%s)",
 			 phase[0].sock_throttled, phase[2].sock_throttled,
-			 phase[1].skipped_delta);
+			 skipped);
 	else if (traced)
 		snprintf(reason, size,
 			 "vmpressure's work ran while enabled (%" PRIu64 ", %" PRIu64
-			 " times, the kernel's function tracer), never while disabled (skipped +%" PRIu64 ")",
-			 phase[0].work_fn_runs, phase[2].work_fn_runs,
-			 phase[1].skipped_delta);
+			 " times, the kernel's function tracer), never while disabled (%s)",
+			 phase[0].work_fn_runs, phase[2].work_fn_runs, skipped);
 	else
 		snprintf(reason, size,
 			 "no memory.pressure_level here: verified through skipped alone (+%" PRIu64 " while disabled, 0 while enabled)",

@@ -93,8 +93,12 @@ int vmp_read_state(struct vmp_state *state)
 
 	memset(state, 0, sizeof(*state));
 	err = vmp_read_enabled(&state->enabled);
-	if (!err)
+	if (!err) {
 		err = vmp_read_skipped(&state->skipped);
+		state->counts_skipped = err != -ENOENT;
+		if (err == -ENOENT)
+			err = 0;
+	}
 	if (!err)
 		err = read_attr("method", state->method, sizeof(state->method));
 	if (!err)

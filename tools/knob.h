@@ -24,6 +24,7 @@ struct vmp_state {
 	int enabled;		/* 1 stock, 0 short-circuited */
 	char method[32];	/* ftrace, kprobe, direct */
 	bool resident;		/* hooked from load to unload (resident=1) */
+	bool counts_skipped;	/* false: count_skipped=0, no skipped attribute */
 	uint64_t skipped;
 	char targets[256];	/* one symbol per line in sysfs; space-separated here */
 };
@@ -36,6 +37,7 @@ int vmp_attr_path(char *buf, size_t size, const char *attr);
 int vmp_read_enabled(int *enabled);
 /* Writes the knob and reads it back; -EIO when the read-back differs. */
 int vmp_write_enabled(int enabled);
+/* -ENOENT when the module is not loaded or counts nothing (count_skipped=0). */
 int vmp_read_skipped(uint64_t *skipped);
 int vmp_read_state(struct vmp_state *state);
 

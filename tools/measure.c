@@ -416,8 +416,9 @@ static void print_measurement_text(const struct measure_session *s,
 		printf("%-17s %llu\n", "skipped delta:",
 		       (unsigned long long)m->skipped_delta);
 	else
-		printf("%-17s n/a (%s is not loaded)\n", "skipped delta:",
-		       VMP_MODULE_NAME);
+		printf("%-17s n/a (%s)\n", "skipped delta:",
+		       vmp_module_loaded() ? "not counted: loaded with count_skipped=0" :
+		       VMP_MODULE_NAME " is not loaded");
 	if (m->have_pgscan)
 		printf("%-17s %llu%s\n", "pgscan:", (unsigned long long)m->pgscan,
 		       memcg_pgscan_is_local(&s->cg) ? "" :

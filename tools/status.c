@@ -162,13 +162,16 @@ int status_print_json(FILE *out, const struct status *st)
 		json_put(o, "enabled", json_integer(st->module.enabled));
 		json_put(o, "method", json_text(st->module.method));
 		json_put(o, "resident", json_boolean(st->module.resident));
-		json_put(o, "skipped", json_count(st->module.skipped));
+		json_put(o, "skipped", st->module.counts_skipped ?
+			 json_count(st->module.skipped) : json_null());
+		json_put(o, "count_skipped", json_boolean(st->module.counts_skipped));
 		json_put(o, "targets", targets_json(st->module.targets));
 	} else {
 		json_put(o, "enabled", json_null());
 		json_put(o, "method", json_null());
 		json_put(o, "resident", json_null());
 		json_put(o, "skipped", json_null());
+		json_put(o, "count_skipped", json_null());
 		json_put(o, "targets", json_null());
 	}
 	json_put(o, "kernel", text_or_null(st->kernel));
@@ -194,8 +197,11 @@ void status_print_text(FILE *out, const struct status *st)
 		fprintf(out, "method:          %s%s\n", st->module.method,
 			st->module.resident ?
 			" (resident: hooked from load to unload, the knob a flag)" : "");
-		fprintf(out, "skipped:         %llu\n",
-			(unsigned long long)st->module.skipped);
+		if (st->module.counts_skipped)
+			fprintf(out, "skipped:         %llu\n",
+				(unsigned long long)st->module.skipped);
+		else
+			fprintf(out, "skipped:         not counted (loaded with count_skipped=0)\n");
 		fprintf(out, "targets:         %s\n", st->module.targets);
 	}
 	fprintf(out, "kernel:          %s\n", st->kernel);

@@ -187,6 +187,27 @@ static void test_fail_without_module(void **state)
 	expect_verdict(p, false, "enabled: no skipped count");
 }
 
+/* count_skipped=0: the kernel's evidence alone, and never a made-up count. */
+static void test_uncounted_judged_by_kernel(void **state)
+{
+	struct measurement p[CHECK_PHASES];
+	int i;
+
+	(void)state;
+	good_v1(p);
+	for (i = 0; i < CHECK_PHASES; i++) {
+		p[i].have_skipped = false;
+		p[i].skipped_delta = 0;
+	}
+	expect_verdict(p, true, "none while disabled (skipped not counted)");
+	p[1].events[PRESSURE_LOW] = 2;
+	expect_verdict(p, false, "disabled: 2 pressure events while short-circuited");
+	good_v2(p);
+	for (i = 0; i < CHECK_PHASES; i++)
+		p[i].have_skipped = false;
+	expect_verdict(p, false, "no skipped count (module not loaded, or count_skipped=0) and no evidence");
+}
+
 static void test_pass_with_sock_throttled(void **state)
 {
 	struct measurement p[CHECK_PHASES];
@@ -361,6 +382,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_with_events),
 		cmocka_unit_test(test_pass_through_skipped_alone),
+		cmocka_unit_test(test_uncounted_judged_by_kernel),
 		cmocka_unit_test(test_fail_events_while_disabled),
 		cmocka_unit_test(test_fail_no_events_while_enabled),
 		cmocka_unit_test(test_fail_skipped_not_growing),

@@ -30,11 +30,11 @@ static void put(const char *attr, const char *text)
 	fclose(f);
 }
 
-static void unlink_resident(void)
+static void unlink_attr(const char *attr)
 {
 	char path[4096];
 
-	assert_int_equal(path_join(path, sizeof(path), fake_dir, "resident"), 0);
+	assert_int_equal(path_join(path, sizeof(path), fake_dir, attr), 0);
 	unlink(path);
 }
 
@@ -94,7 +94,7 @@ static void test_loaded_module(void **state)
 	assert_true(st.readable);
 	text = capture(&st, true);
 	expect_contains(text, "{\"loaded\":true,\"enabled\":0,\"method\":\"kprobe\","
-			"\"resident\":false,\"skipped\":1234,\"targets\":[\"vmpressure\",\"vmpressure_prio\"],"
+			"\"resident\":false,\"skipped\":1234,\"count_skipped\":true,\"targets\":[\"vmpressure\",\"vmpressure_prio\"],"
 			"\"kernel\":\"");
 	assert_int_equal(strchr(text, '\n') - text, strlen(text) - 1);
 	free(text);
@@ -131,7 +131,7 @@ static void test_resident(void **state)
 	text = capture(&st, true);
 	expect_contains(text, "\"method\":\"direct\",\"resident\":false,");
 	free(text);
-	unlink_resident();
+	unlink_attr("resident");
 }
 
 static void test_one_target(void **state)
@@ -146,8 +146,33 @@ static void test_one_target(void **state)
 	put("targets", "vmpressure\n");
 	status_gather(&st);
 	text = capture(&st, true);
-	expect_contains(text, "\"enabled\":1,\"method\":\"ftrace\",\"resident\":false,\"skipped\":0,"
+	expect_contains(text, "\"enabled\":1,\"method\":\"ftrace\",\"resident\":false,\"skipped\":0,\"count_skipped\":true,"
 			"\"targets\":[\"vmpressure\"],");
+	free(text);
+}
+
+/*
+ * count_skipped=0: the module has no skipped attribute, and status says
+ * the calls are not counted, never that none were short-circuited.
+ */
+static void test_skipped_not_counted(void **state)
+{
+	struct status st;
+	char *text;
+
+	(void)state;
+	put("enabled", "0\n");
+	put("method", "direct\n");
+	unlink_attr("skipped");
+	put("targets", "vmpressure\n");
+	status_gather(&st);
+	assert_true(st.readable);
+	text = capture(&st, true);
+	expect_contains(text, "\"method\":\"direct\",\"resident\":false,\"skipped\":null,"
+			"\"count_skipped\":false,\"targets\":[\"vmpressure\"],");
+	free(text);
+	text = capture(&st, false);
+	expect_contains(text, "skipped:         not counted (loaded with count_skipped=0)\n");
 	free(text);
 }
 
@@ -174,7 +199,7 @@ static void test_module_missing(void **state)
 	vmp_sysfs_dir = real;
 	text = capture(&st, true);
 	expect_contains(text, "{\"loaded\":false,\"enabled\":null,\"method\":null,"
-			"\"resident\":null,\"skipped\":null,\"targets\":null,");
+			"\"resident\":null,\"skipped\":null,\"count_skipped\":null,\"targets\":null,");
 	free(text);
 	text = capture(&st, false);
 	expect_contains(text, "module:          not loaded\n");
@@ -260,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_loaded_module),
 		cmocka_unit_test(test_one_target),
 		cmocka_unit_test(test_resident),
+		cmocka_unit_test(test_skipped_not_counted),
 		cmocka_unit_test(test_unreadable_module),
 		cmocka_unit_test(test_module_missing),
 		cmocka_unit_test(test_cmdline_socket_accounting),

@@ -4,7 +4,8 @@
 # ftrace backend's ops really runs with (tracefs' enabled_functions), and
 # stack traces the kernel's unwinder takes from inside the direct backend's
 # trampoline and the stub (a kprobe of tests/vm/kmods/unwind), every
-# backend of the lane.
+# backend of the lane; and the uncounted short-circuit of count_skipped=0
+# (issue 24), judged by the kernel's evidence.
 # Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
 # each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
 
@@ -95,17 +96,18 @@ expect_no_target_frame() {
 	esac
 }
 
-# In jump mode vmpressure's ftrace site JMPs to TARGET: enabled_functions
+# vmpressure's ftrace site leads straight to TARGET by ARROW, the kernel's
+# "direct" (a CALL or BL) or, in jump mode, "direct(jmp)": enabled_functions
 # says so on the indented line under vmpressure's.
-expect_jump_target() {
-	local line
+expect_direct_target() {
+	local arrow=$1 target=$2 line
 	line=$(awk '/^vmpressure[[:space:]]/ { on = 1; printf "%s", $0; next }
 		on && /^[[:space:]]/ { printf " %s", $0; next } { on = 0 }' "$ENABLED_FUNCTIONS")
-	[ -n "$line" ] || fail "$2: vmpressure is not in enabled_functions"
-	echo "$2: enabled_functions: $line"
+	[ -n "$line" ] || fail "$3: vmpressure is not in enabled_functions"
+	echo "$3: enabled_functions: $line"
 	case $line in
-	*"direct(jmp)-->$1+0x0/"*) ;;
-	*) fail "$2: vmpressure's site does not JMP straight to $1: $line" ;;
+	*"$arrow-->$target+0x0/"*) ;;
+	*) fail "$3: vmpressure's site does not lead by $arrow straight to $target: $line" ;;
 	esac
 }
 
@@ -124,12 +126,12 @@ test_hook_stack_unwinds() {
 		unwind_from vmpc_stub
 		expect_full_unwind vmpc_stub "method=$backend"
 		if [ "$backend" = direct ] && direct_jump_mode; then
-			expect_jump_target vmpc_stub "method=direct, jump mode"
+			expect_direct_target "direct(jmp)" vmpc_stub "method=direct, jump mode"
 			expect_no_target_frame vmpc_stub "method=direct, jump mode"
 			set_knob 1
 			unload_module
 			load_backend direct resident=1 enabled=0
-			expect_jump_target vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
+			expect_direct_target "direct(jmp)" vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
 			unwind_from vmpc_direct_jmp_stub
 			expect_full_unwind vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
 			expect_no_target_frame vmpc_direct_jmp_stub "method=direct resident=1, jump mode"
@@ -139,5 +141,60 @@ test_hook_stack_unwinds() {
 		fi
 		set_knob 1
 		unload_module
+	done
+}
+
+# The direct backend's entry under count_skipped=0 (module/hook_direct.c)
+# in the default mode (resident 0) or resident mode (1): the kernel's arrow
+# to it and its name.
+uncounted_direct_entry() {
+	if direct_jump_mode; then
+		if [ "$1" = 1 ]; then
+			echo "direct(jmp) vmpc_direct_jmp_stub_uncounted"
+		else
+			echo "direct(jmp) vmpc_stub_uncounted"
+		fi
+	elif [ "$(uname -m)" = aarch64 ] && [ "$1" = 0 ]; then
+		echo "direct vmpc_direct_tramp_skip_uncounted"
+	else
+		echo "direct vmpc_direct_tramp_uncounted"
+	fi
+}
+
+# count_skipped=0 (issue 24: the short-circuit at the floor), every backend
+# of the lane, the direct one also resident: no skipped attribute, the
+# direct site leads to the uncounted entry, and vmpctl check proves by the
+# kernel's evidence alone (pressure events on v1, sock_throttled where
+# memory.events counts it, else vmpressure's work by the function tracer)
+# that the knob at 0 short-circuits and at 1 restores stock.
+# group: hooks
+test_uncounted_short_circuit() {
+	local backend resident label status entry
+	need_module
+	for backend in $(lane_backends); do
+		for resident in 0 1; do
+			[ "$backend" = direct ] || [ "$resident" = 0 ] || continue
+			label="method=$backend resident=$resident count_skipped=0"
+			load_backend "$backend" resident="$resident" count_skipped=0 enabled=0
+			[ "$(cat /sys/module/vmpressure_ctl/parameters/count_skipped)" = N ] ||
+				fail "$label: the count_skipped parameter reads $(cat /sys/module/vmpressure_ctl/parameters/count_skipped)"
+			[ ! -e "$KNOB_DIR/skipped" ] ||
+				fail "$label: $KNOB_DIR/skipped exists and reads $(cat "$KNOB_DIR/skipped")"
+			if [ "$backend" = direct ]; then
+				entry=$(uncounted_direct_entry "$resident")
+				expect_direct_target "${entry% *}" "${entry#* }" "$label"
+			fi
+			set_knob 1
+			status=0
+			vmpctl check --json >/tmp/uncounted-check.json || status=$?
+			cat /tmp/uncounted-check.json
+			[ "$status" -eq 0 ] || fail "$label: vmpctl check exited $status"
+			grep -q '"pass":true' /tmp/uncounted-check.json ||
+				fail "$label: the JSON does not say pass true"
+			grep -q 'skipped not counted' /tmp/uncounted-check.json ||
+				fail "$label: vmpctl check did not judge without skipped"
+			expect_knob 1 "$label after vmpctl check"
+			unload_module
+		done
 	done
 }
