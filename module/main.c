@@ -36,9 +36,9 @@ MODULE_PARM_DESC(resident, "1 = hook at load until unload, the knob a flag the h
 /* Read by the hooks, so set at load only (0444). */
 bool vmpc_counts_skipped __read_mostly = true;
 module_param_named(count_skipped, vmpc_counts_skipped, bool, 0444);
+MODULE_PARM_DESC(count_skipped, "1 = count short-circuited calls in skipped (default); 0 = count nothing, for the cost of a bare return, and no skipped attribute");
 
 unsigned long vmpc_stub_addr __read_mostly;
-MODULE_PARM_DESC(count_skipped, "1 = count short-circuited calls in skipped (default); 0 = count nothing, for the cost of a bare return, and no skipped attribute");
 
 static struct kobject *vmpc_kobj;
 
