@@ -113,9 +113,11 @@ reset_state() {
 	unload_test_modules
 	remove_leftover_memcgs
 	if [ -e "$MODULE" ]; then
-		# The test-only build, or the shipped one loaded resident.
+		# The test-only build, or the shipped one loaded resident or
+		# uncounted.
 		if [ -e /sys/module/vmpressure_ctl/parameters/fail_errno ] ||
-			[ "$(cat /sys/module/vmpressure_ctl/parameters/resident 2>/dev/null)" = Y ]; then
+			[ "$(cat /sys/module/vmpressure_ctl/parameters/resident 2>/dev/null)" = Y ] ||
+			[ "$(cat /sys/module/vmpressure_ctl/parameters/count_skipped 2>/dev/null)" = N ]; then
 			unload_module
 		fi
 		# shellcheck disable=SC2086 # one word per parameter
