@@ -25,11 +25,15 @@ own_installation() {
 	fi
 }
 
+# shellcheck source=tests/vm/lib/verdict.sh
+. tests/vm/lib/verdict.sh # in_ci: what the VM lanes take for a CI run
+
 # Ends the test: a SKIP with REASON, or a failure in CI.
 skip_for_own_installation() {
-	case ${CI:-} in
-	'' | 0 | false) echo "ok - # SKIP $1" ;;
-	*) echo "not ok - CI's machine has vmpressure-ctl installed: $1"; exit 1 ;;
-	esac
+	if in_ci; then
+		echo "not ok - CI's machine has vmpressure-ctl installed: $1"
+		exit 1
+	fi
+	echo "ok - # SKIP $1"
 	exit 0
 }
