@@ -46,25 +46,32 @@ int read_text_file(const char *path, char *buf, size_t size)
 	return err;
 }
 
-int write_text_file(const char *path, const char *text)
+int write_once_and_close(int fd, const char *text, size_t len)
 {
-	size_t len = strlen(text);
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = write(fd, text, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
+	if (len) {
+		do {
+			n = write(fd, text, len);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			err = -errno;
+		else if ((size_t)n != len)
+			err = -EIO;
+	}
 	if (close(fd) < 0 && err == 0)
 		err = -errno;
 	return err;
+}
+
+int write_text_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return write_once_and_close(fd, text, strlen(text));
 }
 
 int find_keyed_u64(const char *text, const char *key, uint64_t *value)

@@ -14,6 +14,11 @@ int read_text_file(const char *path, char *buf, size_t size);
 
 /* Writes text with a single write(2), as sysfs and cgroupfs expect. */
 int write_text_file(const char *path, const char *text);
+/*
+ * The same on an open fd, which it closes: a short write is -EIO, a close
+ * that fails after a good write is its -errno. 0 or -errno.
+ */
+int write_once_and_close(int fd, const char *text, size_t len);
 
 /*
  * Finds "key value" on its own line (memory.stat, /proc/vmstat,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Knobs of every kind: open, set, read back, restore (see knobfile.h). */
 #include "knobfile.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -307,25 +308,14 @@ int knob_accepts(struct knob *k, const char *value)
 /* One write(2) of len bytes (sysfs and /proc/sys take one write). */
 static int write_once(struct knob *k, const char *text, size_t len)
 {
-	int fd, err = 0;
-	ssize_t n;
+	int fd, err;
 
 	fd = open_checked(k, O_WRONLY | (k->kind == KNOB_FILE ? O_TRUNC : 0),
 			  false);
 	if (fd < 0)
 		return fd;
 	k->written = true;
-	if (len) {
-		do {
-			n = write(fd, text, len);
-		} while (n < 0 && errno == EINTR);
-		if (n < 0)
-			err = -errno;
-		else if ((size_t)n != len)
-			err = -EIO;
-	}
-	if (close(fd) < 0 && !err)
-		err = -errno;
+	err = write_once_and_close(fd, text, len);
 	if (err)
 		fail(k, err, "write failed: %s", strerror(-err));
 	return err;
