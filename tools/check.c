@@ -148,7 +148,7 @@ static const char *const socket_headers[] = {
 	"TCP MB/s", "sndbuf", "rcvbuf", "retrans", "seconds", NULL
 };
 
-const char *const *const check_tables[] = { events_headers, socket_headers, NULL };
+static const char *const *const check_tables[] = { events_headers, socket_headers, NULL };
 
 /* cgroup v1: pressure events per level. */
 static void print_events_table(FILE *out,
@@ -301,6 +301,36 @@ static int restore(struct knob *knob, char *said, size_t size,
 	return EXIT_RESTORE_FAILED;
 }
 
+static void check_usage(FILE *out)
+{
+	measure_print_usage(out, "check",
+			    "Prove the knob: measure reclaim with the knob at 1, 0 and 1 again.\n"
+			    "Exit 0 only when pressure events arrive while enabled, none while\n"
+			    "disabled (with skipped growing), and they come back when re-enabled.\n"
+			    "On cgroup v2, loopback TCP runs in the cgroup next to the reclaim, and\n"
+			    "where memory.events counts sock_throttled it must grow while enabled\n"
+			    "and stay still while disabled; where it does not, the kernel's\n"
+			    "function tracer must see vmpressure's work item run while enabled\n"
+			    "and never while disabled.",
+			    "object",
+			    "      --raw           the table with one space between cells\n"
+			    "      --noheadings    the table without its header line\n"
+			    "      --output COLUMNS  only these columns, in this order (names:\n"
+			    "                      COLUMNS in vmpctl(1); rcvbuf only when named)\n");
+}
+
+enum parse_result check_parse_args(int argc, char **argv,
+				   struct measure_opts *opts)
+{
+	static const struct opt table[] = { MEASURE_OPTIONS, OPT_TABLE_FORMAT };
+	const struct opt_parser parser = {
+		.cmd = "check", .table = table, .n_options = OPT_COUNT(table),
+		.fields = opts, .tables = check_tables, .usage = check_usage,
+	};
+
+	return measure_parse_options(&parser, argc, argv, opts);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct measurement phase[CHECK_PHASES];
@@ -313,7 +343,7 @@ int cmd_check(int argc, char **argv)
 	int rc, close_rc, restore_rc, err;
 	bool pass;
 
-	parsed = measure_parse_args("check", argc, argv, &opts);
+	parsed = check_parse_args(argc, argv, &opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
 	rc = knob_write_preflight("check");

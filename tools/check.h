@@ -26,8 +26,9 @@ extern const char *const check_phase_name[CHECK_PHASES];
 bool check_judge(const struct measurement phase[CHECK_PHASES], char *reason,
 		 size_t size);
 
-/* The headers of check's two tables, for --output (output.h). */
-extern const char *const *const check_tables[];
+/* check's options: measure's and the table's (--raw, --noheadings, --output). */
+enum parse_result check_parse_args(int argc, char **argv,
+				   struct measure_opts *opts);
 
 void check_print_table(FILE *out, const struct measurement phase[CHECK_PHASES],
 		       size_t phases_done);

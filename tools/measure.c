@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "measure.h"
-#include "check.h"
 #include "commands.h"
 #include "fileio.h"
 #include "json.h"
@@ -9,13 +8,13 @@
 #include "signals.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static void measure_usage(const char *cmd, FILE *out)
+void measure_print_usage(FILE *out, const char *cmd, const char *what,
+			 const char *json_what, const char *more_options)
 {
 	fprintf(out,
 		"Usage: vmpctl %s [options]\n"
@@ -34,96 +33,45 @@ static void measure_usage(const char *cmd, FILE *out)
 		"  -h, --help          show this help\n"
 		"\n"
 		"SIZE: MiB, or with a K, M, G or T suffix (64, 64M, 1G).\n",
-		cmd,
-		strcmp(cmd, "check") == 0 ?
-		"Prove the knob: measure reclaim with the knob at 1, 0 and 1 again.\n"
-		"Exit 0 only when pressure events arrive while enabled, none while\n"
-		"disabled (with skipped growing), and they come back when re-enabled.\n"
-		"On cgroup v2, loopback TCP runs in the cgroup next to the reclaim, and\n"
-		"where memory.events counts sock_throttled it must grow while enabled\n"
-		"and stay still while disabled; where it does not, the kernel's\n"
-		"function tracer must see vmpressure's work item run while enabled\n"
-		"and never while disabled." :
-		"Force reclaim in a memory cgroup once and report pressure events per\n"
-		"level, the module's skipped delta and pages scanned.",
-		MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
-		strcmp(cmd, "check") == 0 ? "object" : "line",
-		strcmp(cmd, "check") == 0 ?
-		"      --raw           the table with one space between cells\n"
-		"      --noheadings    the table without its header line\n"
-		"      --output COLUMNS  only these columns, in this order (names:\n"
-		"                      COLUMNS in vmpctl(1); rcvbuf only when named)\n" :
-		"");
+		cmd, what, MEASURE_LIMIT_DEFAULT >> 20, MEASURE_PASSES_DEFAULT,
+		json_what, more_options);
 }
 
-enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
+static void measure_usage(FILE *out)
+{
+	measure_print_usage(out, "measure",
+			    "Force reclaim in a memory cgroup once and report pressure events per\n"
+			    "level, the module's skipped delta and pages scanned.",
+			    "line", "");
+}
+
+enum parse_result measure_parse_options(const struct opt_parser *parser,
+					int argc, char **argv,
+					struct measure_opts *opts)
+{
+	enum parse_result parsed;
+
+	*opts = (struct measure_opts){
+		.limit = MEASURE_LIMIT_DEFAULT,
+		.levels = PRESSURE_ALL_LEVELS,
+		.mode = PRESSURE_MODE_DEFAULT,
+	};
+	parsed = opt_parse(parser, argc, argv, NULL);
+	if (parsed == PARSE_RUN && !opts->size)
+		opts->size = 2 * opts->limit;
+	return parsed;
+}
+
+enum parse_result measure_parse_args(int argc, char **argv,
 				     struct measure_opts *opts)
 {
-	static const struct option longopts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "size", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "seconds", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		TABLE_FORMAT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const struct opt table[] = { MEASURE_OPTIONS };
+	const struct opt_parser parser = {
+		.cmd = "measure", .table = table, .n_options = OPT_COUNT(table),
+		.fields = opts, .usage = measure_usage,
 	};
-	int c, option;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->limit = MEASURE_LIMIT_DEFAULT;
-	opts->levels = PRESSURE_ALL_LEVELS;
-	opts->mode = PRESSURE_MODE_DEFAULT;
-	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":c:l:m:s:L:t:jh", longopts, &option)) != -1) {
-		switch (c) {
-		case 'c':
-			opts->cgroup = optarg;
-			break;
-		case 'l':
-			if (arg_levels(cmd, optarg, &opts->levels))
-				return PARSE_USAGE;
-			break;
-		case 'm':
-			if (arg_mode(cmd, optarg, &opts->mode))
-				return PARSE_USAGE;
-			break;
-		case 's':
-			if (arg_size(cmd, "--size", optarg, &opts->size))
-				return PARSE_USAGE;
-			break;
-		case 'L':
-			if (arg_size(cmd, "--limit", optarg, &opts->limit))
-				return PARSE_USAGE;
-			break;
-		case 't':
-			if (arg_seconds(cmd, "--seconds", optarg, &opts->seconds))
-				return PARSE_USAGE;
-			break;
-		case 'j':
-			opts->json = true;
-			break;
-		case TABLE_OPTION:
-			/* measure prints "label: value" lines, not a table */
-			if (strcmp(cmd, "check") != 0)
-				return arg_bad_option(cmd, '?', argv);
-			if (table_format_option(cmd, longopts[option].name, optarg,
-						check_tables))
-				return PARSE_USAGE;
-			break;
-		case 'h':
-			measure_usage(cmd, stdout);
-			return PARSE_HELP;
-		default:
-			return arg_bad_option(cmd, c, argv);
-		}
-	}
-	if (!opts->size)
-		opts->size = 2 * opts->limit;
-	return arg_no_operands(cmd, argc, argv, optind);
+	return measure_parse_options(&parser, argc, argv, opts);
 }
 
 uint64_t measurement_events_total(const struct measurement *m)
@@ -449,7 +397,7 @@ int cmd_measure(int argc, char **argv)
 	enum parse_result parsed;
 	int rc, close_rc;
 
-	parsed = measure_parse_args("measure", argc, argv, &opts);
+	parsed = measure_parse_args(argc, argv, &opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
 	stop_signals_install();

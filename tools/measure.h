@@ -8,12 +8,13 @@
 #define VMPCTL_MEASURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "args.h"
 #include "cgroup.h"
 #include "netload.h"
+#include "options.h"
 #include "pressure.h"
 #include "reclaim.h"
 #include "worktrace.h"
@@ -33,9 +34,29 @@ struct measure_opts {
 	bool json;
 };
 
-/* Parses the options of measure and check (same set; cmd names which). */
-enum parse_result measure_parse_args(const char *cmd, int argc, char **argv,
+/* The option table rows of measure, which check has too. */
+#define MEASURE_OPTIONS \
+	{ "cgroup", 'c', OPT_TEXT, offsetof(struct measure_opts, cgroup), 0, 0, false, NULL }, \
+	{ "level", 'l', OPT_LEVELS, offsetof(struct measure_opts, levels), 0, 0, false, NULL }, \
+	{ "mode", 'm', OPT_MODE, offsetof(struct measure_opts, mode), 0, 0, false, NULL }, \
+	{ "size", 's', OPT_SIZE, offsetof(struct measure_opts, size), 0, 0, false, NULL }, \
+	{ "limit", 'L', OPT_SIZE, offsetof(struct measure_opts, limit), 0, 0, false, NULL }, \
+	{ "seconds", 't', OPT_SECONDS, offsetof(struct measure_opts, seconds), 0, 0, false, NULL }, \
+	{ "json", 'j', OPT_TRUE, offsetof(struct measure_opts, json), 0, 0, false, NULL }
+
+/* measure's options. */
+enum parse_result measure_parse_args(int argc, char **argv,
 				     struct measure_opts *opts);
+/*
+ * A parser whose table holds MEASURE_OPTIONS into opts, run with the
+ * defaults set first and --size's default (2 x --limit) after.
+ */
+enum parse_result measure_parse_options(const struct opt_parser *parser,
+					int argc, char **argv,
+					struct measure_opts *opts);
+/* The usage of measure and check: what the command does, its -j output, more options. */
+void measure_print_usage(FILE *out, const char *cmd, const char *what,
+			 const char *json_what, const char *more_options);
 
 struct measurement {
 	int cgroup_version;

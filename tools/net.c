@@ -2,11 +2,12 @@
 #include "net.h"
 #include "commands.h"
 #include "json.h"
+#include "options.h"
 #include "output.h"
 #include "signals.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 static void net_usage(FILE *out)
@@ -44,56 +45,28 @@ const char *const *const net_tables[] = { net_headers, NULL };
 enum parse_result net_parse_args(int argc, char **argv,
 				 struct net_options *opts)
 {
-	static const struct option longopts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "size", required_argument, NULL, 's' },
-		{ "seconds", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		TABLE_FORMAT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct opt table[] = {
+		{ "cgroup", 'c', OPT_TEXT, offsetof(struct net_options, cgroup), 0, 0, false, NULL },
+		{ "limit", 'L', OPT_SIZE, offsetof(struct net_options, limit), 0, 0, false, NULL },
+		{ "size", 's', OPT_SIZE, offsetof(struct net_options, size), 0, 0, false, NULL },
+		{ "seconds", 't', OPT_SECONDS, offsetof(struct net_options, seconds), 0, 0, false,
+		  NULL },
+		{ "json", 'j', OPT_TRUE, offsetof(struct net_options, json), 0, 0, false, NULL },
+		OPT_TABLE_FORMAT,
 	};
-	int c, option;
+	const struct opt_parser parser = {
+		.cmd = "net", .table = table, .n_options = OPT_COUNT(table),
+		.fields = opts, .tables = net_tables, .usage = net_usage,
+	};
+	enum parse_result parsed;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->limit = NET_LIMIT_DEFAULT;
-	opts->seconds = NET_SECONDS_DEFAULT;
-	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":c:L:s:t:jh", longopts, &option)) != -1) {
-		switch (c) {
-		case 'c':
-			opts->cgroup = optarg;
-			break;
-		case 'L':
-			if (arg_size("net", "--limit", optarg, &opts->limit))
-				return PARSE_USAGE;
-			break;
-		case 's':
-			if (arg_size("net", "--size", optarg, &opts->size))
-				return PARSE_USAGE;
-			break;
-		case 't':
-			if (arg_seconds("net", "--seconds", optarg, &opts->seconds))
-				return PARSE_USAGE;
-			break;
-		case 'j':
-			opts->json = true;
-			break;
-		case TABLE_OPTION:
-			if (table_format_option("net", longopts[option].name, optarg,
-						net_tables))
-				return PARSE_USAGE;
-			break;
-		case 'h':
-			net_usage(stdout);
-			return PARSE_HELP;
-		default:
-			return arg_bad_option("net", c, argv);
-		}
-	}
-	if (arg_no_operands("net", argc, argv, optind) != PARSE_RUN)
-		return PARSE_USAGE;
+	*opts = (struct net_options){
+		.limit = NET_LIMIT_DEFAULT,
+		.seconds = NET_SECONDS_DEFAULT,
+	};
+	parsed = opt_parse(&parser, argc, argv, NULL);
+	if (parsed != PARSE_RUN)
+		return parsed;
 	if (opts->seconds <= 0) {
 		vmpctl_error("net: --seconds must be above 0");
 		return PARSE_USAGE;

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl pft: the page-fault workload (see pft.h). */
 #include "pft.h"
-#include "args.h"
 #include "cgroup.h"
 #include "child.h"
 #include "clock.h"
 #include "commands.h"
 #include "json.h"
+#include "options.h"
 #include "output.h"
 #include "rate.h"
 #include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -57,107 +57,86 @@ static void pft_usage(FILE *out)
 	      "are turned off for the mapping, so every base page faults once.\n", out);
 }
 
-enum { OPT_THREADS = 256, OPT_WHOLE_PAGE, OPT_MEMCG_LIMIT, OPT_DURATION,
-       OPT_REPORT_INTERVAL };
-
 static const char *const pft_headers[] = {
 	"Gb", "Rep", "Thr", "CLine", "User(s)", "System(s)", "Wall(s)",
 	"flt/cpu/s", "fault/wsec", NULL
 };
 const char *const *const pft_tables[] = { pft_headers, NULL };
 
+/* pft's option values, and what the parse learns beside them. */
+struct pft_parse {
+	struct pft_options opts;
+	bool reps_given;
+};
+
+static int took_reps(void *ctx, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	((struct pft_parse *)ctx)->reps_given = true;
+	return 0;
+}
+
+static int check_duration(void *ctx, const char *opt, const char *arg)
+{
+	if (((struct pft_parse *)ctx)->opts.duration_s > 0)
+		return 0;
+	vmpctl_error("pft: %s: '%s' is not above 0 seconds", opt, arg);
+	return -EINVAL;
+}
+
+static int check_report_interval(void *ctx, const char *opt, const char *arg)
+{
+	double s = ((struct pft_parse *)ctx)->opts.report_interval_s;
+
+	if (s >= RATE_INTERVAL_MIN && s <= RATE_INTERVAL_MAX)
+		return 0;
+	vmpctl_error("pft: %s: '%s' is not between %g and %g seconds", opt, arg,
+		     RATE_INTERVAL_MIN, RATE_INTERVAL_MAX);
+	return -EINVAL;
+}
+
+#define PFT_FIELD(member) offsetof(struct pft_parse, opts.member)
+
 enum parse_result pft_parse_args(int argc, char **argv,
 				 struct pft_options *opts)
 {
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "whole-page", no_argument, NULL, OPT_WHOLE_PAGE },
-		{ "memcg-limit", required_argument, NULL, OPT_MEMCG_LIMIT },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
-		{ "json", no_argument, NULL, 'j' },
-		TABLE_FORMAT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct opt table[] = {
+		{ "size", 's', OPT_SIZE, PFT_FIELD(bytes), 0, 0, false, NULL },
+		{ "threads", 0, OPT_UINT, PFT_FIELD(threads), 1, 100000, false, NULL },
+		{ "reps", 'r', OPT_UINT, PFT_FIELD(reps), 1, 100000, false, took_reps },
+		{ "whole-page", 0, OPT_TRUE, PFT_FIELD(whole_page), 0, 0, false, NULL },
+		{ "memcg-limit", 0, OPT_SIZE, PFT_FIELD(memcg_limit), 0, 0, false, NULL },
+		{ "duration", 0, OPT_SECONDS, PFT_FIELD(duration_s), 0, 0, false,
+		  check_duration },
+		{ "report-interval", 0, OPT_SECONDS, PFT_FIELD(report_interval_s), 0, 0,
+		  false, check_report_interval },
+		{ "json", 'j', OPT_TRUE, PFT_FIELD(json), 0, 0, false, NULL },
+		OPT_TABLE_FORMAT,
 	};
-	bool reps_given = false;
-	uint64_t number;
-	int c, option;
+	struct pft_parse p = {
+		.opts = {
+			.bytes = 1ULL << 30,
+			.threads = 1,
+			.reps = 1,
+			.report_fd = STDOUT_FILENO,
+		},
+	};
+	const struct opt_parser parser = {
+		.cmd = "pft", .table = table, .n_options = OPT_COUNT(table),
+		.fields = &p, .ctx = &p, .tables = pft_tables, .usage = pft_usage,
+	};
+	enum parse_result parsed;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->bytes = 1ULL << 30;
-	opts->threads = 1;
-	opts->reps = 1;
-	opts->report_fd = STDOUT_FILENO;
-	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, ":s:r:jh", longopts, &option)) != -1) {
-		switch (c) {
-		case 's':
-			if (arg_size("pft", "--size", optarg, &opts->bytes))
-				return PARSE_USAGE;
-			break;
-		case OPT_THREADS:
-			if (arg_uint("pft", "--threads", optarg, 1, 100000, &number))
-				return PARSE_USAGE;
-			opts->threads = (unsigned int)number;
-			break;
-		case 'r':
-			if (arg_uint("pft", "--reps", optarg, 1, 100000, &number))
-				return PARSE_USAGE;
-			opts->reps = (unsigned int)number;
-			reps_given = true;
-			break;
-		case OPT_DURATION:
-			if (arg_seconds("pft", "--duration", optarg, &opts->duration_s))
-				return PARSE_USAGE;
-			if (!(opts->duration_s > 0)) {
-				vmpctl_error("pft: --duration: '%s' is not above 0 seconds",
-					     optarg);
-				return PARSE_USAGE;
-			}
-			break;
-		case OPT_REPORT_INTERVAL:
-			if (arg_seconds("pft", "--report-interval", optarg,
-					&opts->report_interval_s))
-				return PARSE_USAGE;
-			if (opts->report_interval_s < RATE_INTERVAL_MIN ||
-			    opts->report_interval_s > RATE_INTERVAL_MAX) {
-				vmpctl_error("pft: --report-interval: '%s' is not between %g and %g seconds",
-					     optarg, RATE_INTERVAL_MIN, RATE_INTERVAL_MAX);
-				return PARSE_USAGE;
-			}
-			break;
-		case OPT_WHOLE_PAGE:
-			opts->whole_page = true;
-			break;
-		case OPT_MEMCG_LIMIT:
-			if (arg_size("pft", "--memcg-limit", optarg, &opts->memcg_limit))
-				return PARSE_USAGE;
-			break;
-		case 'j':
-			opts->json = true;
-			break;
-		case TABLE_OPTION:
-			if (table_format_option("pft", longopts[option].name, optarg,
-						pft_tables))
-				return PARSE_USAGE;
-			break;
-		case 'h':
-			pft_usage(stdout);
-			return PARSE_HELP;
-		default:
-			return arg_bad_option("pft", c, argv);
-		}
-	}
-	if (arg_no_operands("pft", argc, argv, optind) != PARSE_RUN)
-		return PARSE_USAGE;
+	parsed = opt_parse(&parser, argc, argv, NULL);
+	*opts = p.opts;
+	if (parsed != PARSE_RUN)
+		return parsed;
 	if (opts->bytes < (uint64_t)sysconf(_SC_PAGESIZE) * opts->threads) {
 		vmpctl_error("pft: --size must give each thread at least one page");
 		return PARSE_USAGE;
 	}
-	if (reps_given && opts->duration_s > 0) {
+	if (p.reps_given && opts->duration_s > 0) {
 		vmpctl_error("pft: --reps and --duration: one way to say how long, please");
 		return PARSE_USAGE;
 	}

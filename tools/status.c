@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl status: the knob, the module and the cgroup layout at a glance. */
-#include "args.h"
 #include "commands.h"
 #include "fileio.h"
 #include "json.h"
 #include "knob.h"
 #include "netload.h"
+#include "options.h"
 #include "output.h"
 #include "status.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,50 +230,50 @@ void status_print_text(FILE *out, const struct status *st)
 			st->sock_cgroup);
 }
 
+static void status_usage(FILE *out)
+{
+	fprintf(out, "Usage: vmpctl status [options]\n\n"
+		"Show the knob, backend (and whether it is resident), skipped\n"
+		"count and targets of %s,\n"
+		"the kernel release, the cgroup layout and whether\n"
+		"memory.pressure_level is available; on cgroup v2, whether\n"
+		"socket memory is charged to memory cgroups and whether the\n"
+		"kernel counts sock_throttled (asked of --cgroup, else of a\n"
+		"child of the cgroup2 root).\n"
+		"\n"
+		"Options:\n"
+		"  -c, --cgroup PATH  the cgroup-v2 memory cgroup to ask\n"
+		"  -j, --json         one JSON object instead of text\n"
+		"  -h, --help         show this help\n", VMP_MODULE_NAME);
+}
+
+struct status_opts {
+	const char *cgroup;
+	bool json;
+};
+
 int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const struct opt table[] = {
+		{ "cgroup", 'c', OPT_TEXT, offsetof(struct status_opts, cgroup), 0, 0, false, NULL },
+		{ "json", 'j', OPT_TRUE, offsetof(struct status_opts, json), 0, 0, false, NULL },
 	};
-	const char *cgroup = NULL;
+	struct status_opts opts = { 0 };
+	const struct opt_parser parser = {
+		.cmd = "status", .table = table, .n_options = OPT_COUNT(table),
+		.fields = &opts, .usage = status_usage,
+	};
+	const char *cgroup;
+	enum parse_result parsed;
 	struct status st;
-	bool json = false;
-	int c, err;
+	bool json;
+	int err;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":c:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			cgroup = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			printf("Usage: vmpctl status [options]\n\n"
-			       "Show the knob, backend (and whether it is resident), skipped\n"
-			       "count and targets of %s,\n"
-			       "the kernel release, the cgroup layout and whether\n"
-			       "memory.pressure_level is available; on cgroup v2, whether\n"
-			       "socket memory is charged to memory cgroups and whether the\n"
-			       "kernel counts sock_throttled (asked of --cgroup, else of a\n"
-			       "child of the cgroup2 root).\n"
-			       "\n"
-			       "Options:\n"
-			       "  -c, --cgroup PATH  the cgroup-v2 memory cgroup to ask\n"
-			       "  -j, --json         one JSON object instead of text\n"
-			       "  -h, --help         show this help\n", VMP_MODULE_NAME);
-			return 0;
-		default:
-			arg_bad_option("status", c, argv);
-			return EXIT_USAGE;
-		}
-	}
-	if (arg_no_operands("status", argc, argv, optind) != PARSE_RUN)
-		return EXIT_USAGE;
+	parsed = opt_parse(&parser, argc, argv, NULL);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
+	cgroup = opts.cgroup;
+	json = opts.json;
 	status_gather(&st);
 	if (cgroup) {
 		err = status_gather_sockets(&st, cgroup);

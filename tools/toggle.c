@@ -1,52 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl enable|on and vmpctl disable|off: flip the knob, read it back. */
-#include "args.h"
 #include "commands.h"
 #include "knob.h"
+#include "options.h"
 #include "output.h"
 #include "restorefile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_RESTORE_LEFTOVER = 256 };
+static void toggle_usage(FILE *out, const char *cmd, const char *what)
+{
+	fprintf(out, "Usage: vmpctl %s [options]\n\n"
+		"%s\n\n"
+		"Options:\n"
+		"      --restore-leftover  first put back the knobs that a vmpctl ab\n"
+		"                          which no longer runs left changed (its\n"
+		"                          restore files); without it they are named\n"
+		"  -h, --help              show this help\n", cmd, what);
+}
+
+static void enable_usage(FILE *out)
+{
+	toggle_usage(out, "enable",
+		     "Set the knob to 1: stock vmpressure(), nothing hooked.");
+}
+
+static void disable_usage(FILE *out)
+{
+	toggle_usage(out, "disable",
+		     "Set the knob to 0: vmpressure() returns at once, counted in skipped.");
+}
 
 static enum parse_result toggle_parse_args(const char *cmd, int argc,
 					   char **argv, bool *restore_leftover)
 {
-	static const struct option longopts[] = {
-		{ "restore-leftover", no_argument, NULL, OPT_RESTORE_LEFTOVER },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const struct opt table[] = {
+		{ "restore-leftover", 0, OPT_TRUE, 0, 0, 0, false, NULL },
 	};
-	int c;
+	const struct opt_parser parser = {
+		.cmd = cmd, .table = table, .n_options = OPT_COUNT(table),
+		.fields = restore_leftover,
+		.usage = strcmp(cmd, "enable") == 0 ? enable_usage : disable_usage,
+	};
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (c == OPT_RESTORE_LEFTOVER) {
-			*restore_leftover = true;
-			continue;
-		}
-		if (c == 'h') {
-			printf("Usage: vmpctl %s [options]\n\n"
-			       "%s\n\n"
-			       "Options:\n"
-			       "      --restore-leftover  first put back the knobs that a vmpctl ab\n"
-			       "                          which no longer runs left changed (its\n"
-			       "                          restore files); without it they are named\n"
-			       "  -h, --help              show this help\n", cmd,
-			       strcmp(cmd, "enable") == 0 ?
-			       "Set the knob to 1: stock vmpressure(), nothing hooked." :
-			       "Set the knob to 0: vmpressure() returns at once, counted in skipped.");
-			return PARSE_HELP;
-		}
-		return arg_bad_option(cmd, c, argv);
-	}
-	return arg_no_operands(cmd, argc, argv, optind);
+	return opt_parse(&parser, argc, argv, NULL);
 }
 
 /* Checks shared by everything that writes the knob; 0 or an exit code. */

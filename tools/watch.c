@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl watch: print memory pressure events as they arrive. */
-#include "args.h"
 #include "cgroup.h"
 #include "commands.h"
 #include "fileio.h"
 #include "netload.h"
+#include "options.h"
 #include "output.h"
 #include "pressure.h"
 #include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,56 +45,46 @@ static bool still_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static enum parse_result watch_parse_args(int argc, char **argv,
-					  const char **cgroup,
-					  unsigned int *levels,
-					  enum pressure_mode *mode)
+static void watch_usage(FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	fputs("Usage: vmpctl watch [options]\n"
+	      "\n"
+	      "Print each memory pressure event (UTC time, level, count) until\n"
+	      "interrupted or until the cgroup is removed. Given a cgroup-v2\n"
+	      "cgroup, print each increment of its memory.events sock_throttled\n"
+	      "(TCP throttled by socket pressure) the same way.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -c, --cgroup PATH   memory cgroup (default: the v1 hierarchy root)\n"
+	      "  -l, --level LEVEL   low, medium, critical or all (default all)\n"
+	      "  -m, --mode MODE     default, hierarchy or local (default default)\n"
+	      "  -h, --help          show this help\n", out);
+}
 
-	*cgroup = NULL;
-	*levels = PRESSURE_ALL_LEVELS;
-	*mode = PRESSURE_MODE_DEFAULT;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":c:l:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			*cgroup = optarg;
-			break;
-		case 'l':
-			if (arg_levels("watch", optarg, levels))
-				return PARSE_USAGE;
-			break;
-		case 'm':
-			if (arg_mode("watch", optarg, mode))
-				return PARSE_USAGE;
-			break;
-		case 'h':
-			printf("Usage: vmpctl watch [options]\n"
-			       "\n"
-			       "Print each memory pressure event (UTC time, level, count) until\n"
-			       "interrupted or until the cgroup is removed. Given a cgroup-v2\n"
-			       "cgroup, print each increment of its memory.events sock_throttled\n"
-			       "(TCP throttled by socket pressure) the same way.\n"
-			       "\n"
-			       "Options:\n"
-			       "  -c, --cgroup PATH   memory cgroup (default: the v1 hierarchy root)\n"
-			       "  -l, --level LEVEL   low, medium, critical or all (default all)\n"
-			       "  -m, --mode MODE     default, hierarchy or local (default default)\n"
-			       "  -h, --help          show this help\n");
-			return PARSE_HELP;
-		default:
-			return arg_bad_option("watch", c, argv);
-		}
-	}
-	return arg_no_operands("watch", argc, argv, optind);
+struct watch_opts {
+	const char *cgroup;
+	unsigned int levels;
+	enum pressure_mode mode;
+};
+
+static enum parse_result watch_parse_args(int argc, char **argv,
+					  struct watch_opts *opts)
+{
+	static const struct opt table[] = {
+		{ "cgroup", 'c', OPT_TEXT, offsetof(struct watch_opts, cgroup), 0, 0, false, NULL },
+		{ "level", 'l', OPT_LEVELS, offsetof(struct watch_opts, levels), 0, 0, false, NULL },
+		{ "mode", 'm', OPT_MODE, offsetof(struct watch_opts, mode), 0, 0, false, NULL },
+	};
+	const struct opt_parser parser = {
+		.cmd = "watch", .table = table, .n_options = OPT_COUNT(table),
+		.fields = opts, .usage = watch_usage,
+	};
+
+	*opts = (struct watch_opts){
+		.levels = PRESSURE_ALL_LEVELS,
+		.mode = PRESSURE_MODE_DEFAULT,
+	};
+	return opt_parse(&parser, argc, argv, NULL);
 }
 
 static int resolve_cgroup(const char *wanted, struct memcg *cg)
@@ -215,23 +205,21 @@ static int watch_sock_throttled(const struct memcg *cg)
 int cmd_watch(int argc, char **argv)
 {
 	struct pressure_listener listener;
-	enum pressure_mode mode;
-	const char *wanted;
-	unsigned int levels;
+	struct watch_opts opts;
 	struct memcg cg;
 	enum parse_result parsed;
 	int rc, err, i;
 
-	parsed = watch_parse_args(argc, argv, &wanted, &levels, &mode);
+	parsed = watch_parse_args(argc, argv, &opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
-	rc = resolve_cgroup(wanted, &cg);
+	rc = resolve_cgroup(opts.cgroup, &cg);
 	if (rc)
 		return rc;
 	stop_signals_install();
 	if (cg.version == 2)
 		return watch_sock_throttled(&cg);
-	err = pressure_listen(&listener, cg.path, levels, mode);
+	err = pressure_listen(&listener, cg.path, opts.levels, opts.mode);
 	if (err) {
 		vmpctl_error("watch: registering on %s/memory.pressure_level: %s",
 			     cg.path, strerror(-err));
@@ -239,7 +227,7 @@ int cmd_watch(int argc, char **argv)
 		       EXIT_ENVIRONMENT : EXIT_CHECK_FAILED;
 	}
 	fprintf(stderr, "vmpctl: watch: listening on %s (%s mode); ^C to stop\n",
-		cg.path, pressure_mode_name(mode));
+		cg.path, pressure_mode_name(opts.mode));
 	rc = 0;
 	while (!stop_requested()) {
 		uint64_t counts[PRESSURE_LEVELS] = { 0 };

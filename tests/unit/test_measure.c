@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "json.h"
+#include "check.h"
 #include "measure.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
@@ -22,7 +23,7 @@ static void test_defaults(void **state)
 	struct measure_opts o;
 
 	(void)state;
-	assert_int_equal(measure_parse_args("measure", ARGC(argv), argv, &o), PARSE_RUN);
+	assert_int_equal(measure_parse_args(ARGC(argv), argv, &o), PARSE_RUN);
 	assert_null(o.cgroup);
 	assert_int_equal(o.limit, 32ULL << 20);
 	assert_int_equal(o.size, 64ULL << 20);
@@ -41,12 +42,12 @@ static void test_size_defaults_to_twice_the_limit(void **state)
 	struct measure_opts o;
 
 	(void)state;
-	assert_int_equal(measure_parse_args("measure", ARGC(argv), argv, &o), PARSE_RUN);
+	assert_int_equal(measure_parse_args(ARGC(argv), argv, &o), PARSE_RUN);
 	assert_int_equal(o.size, 20ULL << 20);
-	assert_int_equal(measure_parse_args("measure", ARGC(argv2), argv2, &o), PARSE_RUN);
+	assert_int_equal(measure_parse_args(ARGC(argv2), argv2, &o), PARSE_RUN);
 	assert_int_equal(o.limit, 10ULL << 20);
 	assert_int_equal(o.size, 15ULL << 20);
-	assert_int_equal(measure_parse_args("check", ARGC(argv3), argv3, &o), PARSE_RUN);
+	assert_int_equal(check_parse_args(ARGC(argv3), argv3, &o), PARSE_RUN);
 	assert_int_equal(o.limit, 32ULL << 20);
 	assert_int_equal(o.size, 64ULL << 20);
 }
@@ -59,7 +60,7 @@ static void test_all_options(void **state)
 	struct measure_opts o;
 
 	(void)state;
-	assert_int_equal(measure_parse_args("check", ARGC(argv), argv, &o), PARSE_RUN);
+	assert_int_equal(check_parse_args(ARGC(argv), argv, &o), PARSE_RUN);
 	assert_string_equal(o.cgroup, "/sys/fs/cgroup/memory/x");
 	assert_int_equal(o.levels, 1u << PRESSURE_CRITICAL);
 	assert_int_equal(o.mode, PRESSURE_MODE_LOCAL);
@@ -79,13 +80,13 @@ static void test_bad_values_are_usage_errors(void **state)
 	struct measure_opts o;
 
 	(void)state;
-	assert_int_equal(measure_parse_args("measure", ARGC(bad_level), bad_level, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(bad_mode), bad_mode, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(zero_size), zero_size, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(neg_seconds), neg_seconds, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(operand), operand, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(unknown), unknown, &o), PARSE_USAGE);
-	assert_int_equal(measure_parse_args("measure", ARGC(missing), missing, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(bad_level), bad_level, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(bad_mode), bad_mode, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(zero_size), zero_size, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(neg_seconds), neg_seconds, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(operand), operand, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(unknown), unknown, &o), PARSE_USAGE);
+	assert_int_equal(measure_parse_args(ARGC(missing), missing, &o), PARSE_USAGE);
 }
 
 static void test_help(void **state)
@@ -94,7 +95,7 @@ static void test_help(void **state)
 	struct measure_opts o;
 
 	(void)state;
-	assert_int_equal(measure_parse_args("check", ARGC(argv), argv, &o), PARSE_HELP);
+	assert_int_equal(check_parse_args(ARGC(argv), argv, &o), PARSE_HELP);
 }
 
 static char *json_of(const struct measurement *m)
