@@ -234,3 +234,7 @@ conflict_cleanup() {
 	unload_test_modules
 	unload_stock_or_testing
 }
+
+# TAINT_LIVEPATCH, which the livepatch conflict test brings in.
+# shellcheck disable=SC2034 # read by the test files
+TAINT_K=32768

@@ -1,7 +1,8 @@
 # shellcheck shell=dash
 # Runs the guest tests named in /etc/vmtest/tests (the harness lists them,
-# in order, from the test_* functions of /vmtest/tests*.sh and lib.sh), each
-# in its own `sh -eu` with every tests*.sh sourced, and writes the KTAP
+# in order, from the test_* functions of /vmtest/tests*.sh and
+# runner-checks.sh), each in its own `sh -eu` with the guest lib and its own
+# file sourced (no test leans on another file's helpers), and writes the KTAP
 # verdict to fd 3, which /init connects to the verdict channel. Tests run
 # with fd 3 closed and their output goes to the console only.
 #
@@ -24,7 +25,13 @@ for f in $LIB_FILES; do
 	. "$f"
 done
 
-TEST_FILES="/vmtest/tests.sh $(find /vmtest -name 'tests-*.sh' | LC_ALL=C sort)"
+TEST_FILES="/vmtest/tests.sh $(find /vmtest -name 'tests-*.sh' | LC_ALL=C sort) /vmtest/runner-checks.sh"
+
+# The file that defines test_NAME.
+test_file() {
+	# shellcheck disable=SC2086 # one word per file
+	grep -l "^test_$1()" $TEST_FILES | head -n 1
+}
 TESTS=$(cat /etc/vmtest/tests)
 
 # The lane's timeout_scale= (a debug kernel runs every test slower).
@@ -150,7 +157,7 @@ for t in $TESTS; do
 	status=0
 	# shellcheck disable=SC2016 # expanded by the test's own shell
 	setsid sh -eu -o pipefail -c 'trap "exit 143" TERM; for f in $2; do . "$f"; done; "test_$1"' \
-		test "$t" "$LIB_FILES $TEST_FILES" 3>&- &
+		test "$t" "$LIB_FILES $(test_file "$t")" 3>&- &
 	test_pid=$!
 	watch_test "$t" "$test_pid" 3>&- &
 	watchdog_pid=$!

@@ -4,23 +4,11 @@
 # memcg is throttled. vmpctl check runs loopback TCP next to its reclaim
 # and must see memory.events' sock_throttled move with the knob at 1, stay
 # exactly still at 0 and move again at 1, on kernels that count it.
-# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
-# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
-
-CGV2_PROBE=/sys/fs/cgroup/vmtest-cgv2-probe
+# Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
+# its own shell and reports it as NAME. Logs go to /tmp.
 
 need_cgroup_v2() {
 	! have_memcg_v1 || skip "cgroup-v1 memory controller: socket pressure is v2's"
-}
-
-# Whether this kernel's memory.events counts sock_throttled, asked of a
-# cgroup of our own (the root has no memory.events).
-kernel_has_sock_throttled() {
-	local found=1
-	mkdir "$CGV2_PROBE" || fail "cannot create $CGV2_PROBE"
-	grep -q '^sock_throttled ' "$CGV2_PROBE/memory.events" && found=0
-	rmdir "$CGV2_PROBE"
-	return "$found"
 }
 
 

@@ -194,7 +194,6 @@ test_resident_conflict_refuses_load() {
 # cgroup v2, by vmpctl check's evidence (sock_throttled, which only
 # vmpressure()'s body sets off): at 1 every call is handed back into the
 # body (in jump mode by a JMP past the fentry site), at 0 none is.
-# kernel_has_sock_throttled is tests-cgv2.sh's, sourced with this file.
 # group: resident
 # requires: amd64 cgroup-v2
 test_resident_direct_check_follows_knob() {

@@ -94,11 +94,12 @@ depmod_stage() {
 # Test names of the guest's test files in the order the guest runner takes
 # them: those of tests.sh and the other tests-*.sh by name that the lane's
 # profile and kernel select (select_tests, profile.sh; the others go to
-# lane_out/not-run), then lib.sh's own checks, which always run.
+# lane_out/not-run), then the runner's own checks (runner-checks.sh),
+# which always run.
 list_tests() {
 	local dir=$stage/vmtest
 	select_tests "$dir" "$headers/.config" "$lane_out/not-run" || return 1
-	test_catalog "$dir/lib.sh" | cut -d' ' -f1
+	test_catalog "$dir/runner-checks.sh" | cut -d' ' -f1
 }
 
 # Sets busybox: the machine's, or the lane's architecture's busybox-static.
