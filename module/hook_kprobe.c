@@ -163,6 +163,9 @@ static int vmpc_kprobe_attach(void)
 		if (err)
 			goto err_unregister;
 	}
+	err = vmpc_test_fail_attach_late("kprobe");
+	if (err)
+		goto err_unregister;
 	vmpc_kprobe_on_ftrace = false;
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++)
 		if (vmpc_kprobe[i].flags & KPROBE_FLAG_FTRACE)
@@ -182,6 +185,21 @@ err_unregister:
 }
 
 /*
+ * unregister_kprobes(), or with the test-only lose_kprobe what it leaves
+ * when the kernel fails to take out the first probe: that one still
+ * registered, its address cleared.
+ */
+static void vmpc_kprobe_unregister(struct kprobe **kps, unsigned int nr)
+{
+	if (vmpc_test_lose_kprobe()) {
+		kps[0]->addr = NULL;
+		kps++;
+		nr--;
+	}
+	unregister_kprobes(kps, nr);
+}
+
+/*
  * unregister_kprobes() returns nothing: it clears the address of each
  * probe it failed to take out, which may then still lead into the module.
  */
@@ -190,7 +208,7 @@ static int vmpc_kprobe_detach(void)
 	unsigned int i;
 	int err = 0;
 
-	unregister_kprobes(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
+	vmpc_kprobe_unregister(vmpc_kprobe_ptrs, vmpc_kprobe_nr_resolved);
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		if (vmpc_kprobe[i].addr)
 			continue;
