@@ -136,7 +136,7 @@ static int vmpc_kprobe_resolve(const char *symbol)
 	return 0;
 }
 
-/* Each target's address into addr[]; -EBUSY when another kprobe sits there. */
+/* Fills addr[] per target; -EBUSY when another kprobe sits on one. */
 static int vmpc_kprobe_check_alone(unsigned long addr[])
 {
 	struct vmpc_site site;
@@ -160,12 +160,14 @@ static int vmpc_kprobe_check_alone(unsigned long addr[])
 
 /*
  * unregister_kprobes(), or with the test-only lose_kprobe what it leaves
- * when the kernel fails to take out the first probe: that one still
- * registered, its address cleared.
+ * when the kernel fails to take out the first probe at the end of its
+ * disarming (ftrace_set_filter_ip() out of memory): that one disarmed,
+ * still registered, its address cleared.
  */
 static void vmpc_kprobe_unregister(struct kprobe **kps, unsigned int nr)
 {
 	if (vmpc_test_lose_kprobe()) {
+		disable_kprobe(kps[0]);
 		kps[0]->addr = NULL;
 		kps++;
 		nr--;

@@ -195,7 +195,7 @@ static int vmpc_choose(const char *method)
 	return err;
 }
 
-/* An array, not a literal: vmpc_hook_targets() tells this refusal by its address. */
+/* An array: vmpc_hook_targets() tells this refusal by its address. */
 static const char vmpc_unarmed[] = "the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)";
 
 /*

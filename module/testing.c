@@ -24,7 +24,8 @@
  *   lose_kprobe=1 (writable)
  *	the next detach of the kprobe backend leaves the probe on the first
  *	target as unregister_kprobes() leaves a probe the kernel failed to
- *	take out: still registered, its address cleared; then it reads 0
+ *	take out once disarmed: still registered, its address cleared; then
+ *	it reads 0
  *   fail_errno=N
  *	the errno those fail with, 1 to 4095 (default 5, EIO); 16 (EBUSY)
  *	makes method=auto move on as it does for a conflict

@@ -82,7 +82,7 @@ const char *vmpc_target_symbol(unsigned int i);
 /* One boolean word as the enabled attribute accepts it (knob.c). */
 int vmpc_parse_knob(const char *buf, size_t count, bool *val);
 
-/* The hooks hand calls back to the original: resident mode, attach (state.c). */
+/* Hooks hand calls back: resident mode, and during attach (state.c). */
 extern bool vmpc_pass_through;
 
 /*
