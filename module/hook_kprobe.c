@@ -187,26 +187,32 @@ static bool vmpc_kprobe_lost(struct kprobe *p, const char *symbol)
 }
 
 /*
- * Takes every target's probe out, and the canary with them. Probes the
- * kernel loses meanwhile are left to it once no CPU can still be in their
+ * After unregistering: probes the kernel lost (registered by address, so
+ * a null one is lost) are left to it, once no CPU can still be in their
  * handlers (kprobes run them with preemption off).
  */
-static void vmpc_kprobe_unregister_all(struct vmpc_kprobes *kps, bool canary)
+static void vmpc_kprobe_leave_lost(struct vmpc_kprobes *kps, bool canary)
 {
 	unsigned int i, lost = 0;
 
-	vmpc_kprobe_unregister(kps->ptrs, vmpc_kprobe_nr_resolved);
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++)
 		lost += vmpc_kprobe_lost(&kps->target[i], vmpc_kprobe_symbol[i]);
-	if (canary) {
-		unregister_kprobe(&kps->canary);
+	if (canary)
 		lost += vmpc_kprobe_lost(&kps->canary, "vmpc_kprobe_canary");
-	}
 	if (!lost)
 		return;
 	synchronize_rcu();
 	kmemleak_not_leak(kps);
 	WRITE_ONCE(vmpc_kprobes, NULL);
+}
+
+/* Takes every target's probe out, and the canary with them. */
+static void vmpc_kprobe_unregister_all(struct vmpc_kprobes *kps, bool canary)
+{
+	vmpc_kprobe_unregister(kps->ptrs, vmpc_kprobe_nr_resolved);
+	if (canary)
+		unregister_kprobe(&kps->canary);
+	vmpc_kprobe_leave_lost(kps, canary);
 }
 
 /*
@@ -239,8 +245,10 @@ static int vmpc_kprobe_attach(void)
 	}
 	/* register_kprobes() unregisters the ones it did on failure. */
 	err = register_kprobes(kps->ptrs, vmpc_kprobe_nr_resolved);
-	if (err)
+	if (err) {
+		vmpc_kprobe_leave_lost(kps, false);
 		return err;
+	}
 	for (i = 0; i < vmpc_kprobe_nr_resolved; i++) {
 		err = enable_kprobe(kps->ptrs[i]);
 		if (err)
