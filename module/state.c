@@ -196,7 +196,8 @@ static int vmpc_choose(const char *method)
 }
 
 /* An array: vmpc_hook_targets() tells this refusal by its address. */
-static const char vmpc_unarmed[] = "the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)";
+static const char vmpc_unarmed[] =
+	"the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)";
 
 /*
  * Hooks every target with b, or leaves the kernel as it was and says why
