@@ -195,9 +195,10 @@ static int vmpc_choose(const char *method)
 	return err;
 }
 
+#define VMPC_UNARMED "the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)"
+
 /* An array: vmpc_hook_targets() tells this refusal by its address. */
-static const char vmpc_unarmed[] =
-	"the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)";
+static const char vmpc_unarmed[] = VMPC_UNARMED;
 
 /*
  * Hooks every target with b, or leaves the kernel as it was and says why
