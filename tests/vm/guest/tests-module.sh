@@ -582,7 +582,6 @@ test_kprobe_lost_by_kernel() {
 	*) fail "the lane declares no kprobe backend" ;;
 	esac
 	load_testing method=kprobe enabled=0
-	expect_work_stopped "method=kprobe at 0"
 	clear_log
 	echo 1 >/sys/module/vmpressure_ctl/parameters/lose_kprobe
 	set_knob 1
@@ -590,8 +589,7 @@ test_kprobe_lost_by_kernel() {
 		fail "no message about the lost kprobe: $(new_log)"
 	expect_armed 0 "after the kernel lost a kprobe"
 	before=$(skipped_count)
-	expect_work_runs "after the kernel lost a kprobe"
-	evidence_round
+	reclaim_with_work_runs "after the kernel lost a kprobe"
 	[ "$(skipped_count)" -eq "$before" ] || fail "the lost kprobe still short-circuits vmpressure()"
 	set_knob 0
 	expect_armed 1 "hooked again after the loss"
@@ -599,5 +597,15 @@ test_kprobe_lost_by_kernel() {
 	set_knob 1
 	timeout 30 rmmod vmpressure_ctl || fail "rmmod after the loss failed or hung"
 	! module_loaded || fail "$KNOB_DIR still present after rmmod"
-	expect_work_runs "after rmmod, the lost kprobe still linked"
+	reclaim_with_work_runs "after rmmod, the lost kprobe still linked"
+}
+
+# One reclaim round, in which vmpressure_work_fn must run where the kernel
+# has it.
+reclaim_with_work_runs() {
+	if have_work_fn; then
+		expect_work_runs "$1"
+	else
+		evidence_round
+	fi
 }
