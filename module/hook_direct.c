@@ -133,9 +133,10 @@ static int vmpc_direct_attach(void)
 	vmpc_direct_ops.flags &= FTRACE_OPS_FL_INITIALIZED;
 	vmpc_direct_addr = vmpc_test_direct_target(vmpc_direct_entry());
 	err = vmpc_register_ftrace_direct(&vmpc_direct_ops, vmpc_direct_addr);
+	vmpc_direct_refused_late = err &&
+				   (vmpc_direct_ops.flags & FTRACE_OPS_FL_DIRECT);
 	if (!err)
 		return 0;
-	vmpc_direct_refused_late = vmpc_direct_ops.flags & FTRACE_OPS_FL_DIRECT;
 	/*
 	 * Kernels without "ftrace: Fix BPF fexit with livepatch" (all of
 	 * 6.1.y) leave func and trampoline set when the registration fails

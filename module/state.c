@@ -76,8 +76,12 @@ static bool vmpc_resident;
 /*
  * Read by the hooks on every call (direct_tramp.S reads it too): true
  * hands the call back to the original function, false short-circuits it.
- * Set only in resident mode; in the default mode a registered hook always
- * short-circuits. A call already past the check finishes the old way.
+ * A call already past the check finishes the old way. In resident mode it
+ * is the knob; in the default mode it is true only while the hooks are
+ * being registered, so that an attach that fails half-way, after some
+ * targets were hooked, has short-circuited no call. The direct backend's
+ * hooks that read no flag (jump mode and arm64's default mode) are one
+ * registration: nothing of them is live before all is.
  */
 bool vmpc_pass_through __read_mostly;
 
@@ -193,6 +197,9 @@ static int vmpc_choose(const char *method)
 
 #define VMPC_UNARMED "the kernel registered the hook but its call sites do not lead to it: ftrace is disabled (kernel.ftrace_enabled=0), or kprobes are (debugfs kprobes/enabled=0)"
 
+/* An array: vmpc_hook_targets() tells this refusal by its address. */
+static const char vmpc_unarmed[] = VMPC_UNARMED;
+
 /*
  * Hooks every target with b, or leaves the kernel as it was and says why
  * in *why. A registration the kernel accepts but does not arm (ftrace or
@@ -218,7 +225,7 @@ static int vmpc_attach(const struct vmpc_backend *b, const char **why)
 		       b->name, err);
 		return 0;
 	}
-	*why = VMPC_UNARMED;
+	*why = vmpc_unarmed;
 	return -EBUSY;
 }
 
@@ -250,7 +257,12 @@ static int vmpc_attach_sharer(const struct vmpc_backend *b, int err,
 	return 0;
 }
 
-/* Hooks every target, moving on as method=auto allows. */
+/*
+ * Hooks every target, moving on as method=auto allows: only after the
+ * kernel refused the backend's registration. A registration it accepted
+ * but did not arm (ftrace disabled) would not be armed for the sharer
+ * either, and busy_sharer() knows nothing of it.
+ */
 static int vmpc_hook_targets(void)
 {
 	const struct vmpc_backend *sharer = NULL;
@@ -258,7 +270,8 @@ static int vmpc_hook_targets(void)
 	int err;
 
 	err = vmpc_attach(vmpc_backend, &why);
-	if (err == -EBUSY && vmpc_auto && vmpc_backend->busy_sharer)
+	if (err == -EBUSY && why != vmpc_unarmed && vmpc_auto &&
+	    vmpc_backend->busy_sharer)
 		sharer = vmpc_backend->busy_sharer();
 	if (sharer)
 		return vmpc_attach_sharer(sharer, err, why);
@@ -271,11 +284,13 @@ static int vmpc_hook(void)
 {
 	int err;
 
+	WRITE_ONCE(vmpc_pass_through, true);
 	err = vmpc_hook_targets();
 	if (err)
 		return err;
 	/* Held while hooked: rmmod cannot take the stub away from a live hook. */
 	__module_get(THIS_MODULE);
+	WRITE_ONCE(vmpc_pass_through, false);
 	WRITE_ONCE(vmpc_enabled, false);
 	return 0;
 }
@@ -312,7 +327,7 @@ static int vmpc_unhook(void)
 static int vmpc_resident_set(bool want)
 {
 	if (!want && !vmpc_backend->armed()) {
-		pr_err("%s: %s\n", vmpc_backend->name, VMPC_UNARMED);
+		pr_err("%s: %s\n", vmpc_backend->name, vmpc_unarmed);
 		return -EBUSY;
 	}
 	WRITE_ONCE(vmpc_pass_through, want);
@@ -378,7 +393,8 @@ static int vmpc_resident_init(bool enabled)
 {
 	int err;
 
-	WRITE_ONCE(vmpc_pass_through, enabled);
+	/* Short-circuiting only once every target is hooked (vmpc_hook()). */
+	WRITE_ONCE(vmpc_pass_through, true);
 	/* Before hooking: the direct backend picks its target by it. */
 	vmpc_resident = true;
 	err = vmpc_hook_targets();
@@ -386,6 +402,7 @@ static int vmpc_resident_init(bool enabled)
 		vmpc_resident = false;
 		return err;
 	}
+	WRITE_ONCE(vmpc_pass_through, enabled);
 	WRITE_ONCE(vmpc_enabled, enabled);
 	return 0;
 }

@@ -15,6 +15,17 @@
  *	every detach (a write of 1, unload) fails with -fail_errno, before
  *	the backend is asked, until it is set back to 0: the hooks stay
  *	as the kernel would leave them after refusing to unregister them
+ *   fail_attach_late=BACKEND[,...]
+ *	every attach of BACKEND fails with -fail_errno after the backend
+ *	armed its hooks on the targets and before its last step, one
+ *	second later, so that calls made in between are seen; only the
+ *	kprobe backend, the one whose attach has such steps (the probes
+ *	one by one, then the canary), asks
+ *   lose_kprobe=1 (writable)
+ *	the next detach of the kprobe backend leaves the probe on the first
+ *	target as unregister_kprobes() leaves a probe the kernel failed to
+ *	take out once disarmed: still registered, its address cleared; then
+ *	it reads 0
  *   fail_errno=N
  *	the errno those fail with, 1 to 4095 (default 5, EIO); 16 (EBUSY)
  *	makes method=auto move on as it does for a conflict
@@ -23,7 +34,9 @@
  *	function run: the negative control for evidence that must not take
  *	the module's word (skipped) for it
  */
+#include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
@@ -44,6 +57,14 @@ MODULE_PARM_DESC(fail_attach, "Testing: BACKEND,... whose every attach fails wit
 static bool fail_detach;
 module_param(fail_detach, bool, 0644);
 MODULE_PARM_DESC(fail_detach, "Testing: every detach fails with -fail_errno while 1 (writable)");
+
+static char *fail_attach_late = "";
+module_param(fail_attach_late, charp, 0444);
+MODULE_PARM_DESC(fail_attach_late, "Testing: BACKEND,... whose every attach fails with -fail_errno a second after its hooks are armed");
+
+static bool lose_kprobe;
+module_param(lose_kprobe, bool, 0644);
+MODULE_PARM_DESC(lose_kprobe, "Testing: the next kprobe detach leaves the first probe as the kernel leaves one it failed to unregister (writable)");
 
 static int fail_errno = EIO;
 module_param(fail_errno, int, 0444);
@@ -93,6 +114,19 @@ int vmpc_test_fail_attach(const char *backend)
 {
 	return vmpc_test_listed(fail_attach, backend, NULL) ?
 		       vmpc_test_errno() : 0;
+}
+
+int vmpc_test_fail_attach_late(const char *backend)
+{
+	if (!vmpc_test_listed(fail_attach_late, backend, NULL))
+		return 0;
+	msleep(1000);
+	return vmpc_test_errno();
+}
+
+bool vmpc_test_lose_kprobe(void)
+{
+	return xchg(&lose_kprobe, false);
 }
 
 int vmpc_test_fail_detach(void)

@@ -12,6 +12,8 @@
 #ifdef VMPC_TESTING
 int vmpc_test_fail_resolve(const char *backend, const char *symbol);
 int vmpc_test_fail_attach(const char *backend);
+int vmpc_test_fail_attach_late(const char *backend);
+bool vmpc_test_lose_kprobe(void);
 int vmpc_test_fail_detach(void);
 bool vmpc_test_count_only(void);
 unsigned long vmpc_test_direct_target(unsigned long shipped);
@@ -25,6 +27,16 @@ static inline int vmpc_test_fail_resolve(const char *backend,
 static inline int vmpc_test_fail_attach(const char *backend)
 {
 	return 0;
+}
+
+static inline int vmpc_test_fail_attach_late(const char *backend)
+{
+	return 0;
+}
+
+static inline bool vmpc_test_lose_kprobe(void)
+{
+	return false;
 }
 
 static inline int vmpc_test_fail_detach(void)

@@ -18,7 +18,8 @@
 /*
  * A hook backend. resolve() is called once per target symbol and must leave
  * nothing registered; attach() then hooks every resolved symbol (all or
- * nothing: a failed attach leaves the kernel as it was and can be retried),
+ * nothing: a failed attach leaves the kernel as it was and can be retried,
+ * and while it runs the hooks hand every call back, vmpc_pass_through),
  * detach() unhooks them, release() forgets them. armed() says whether every
  * hooked call site really leads to the hook (kernel.ftrace_enabled=0 can
  * turn ftrace sites back into NOPs under a registered hook). busy_owner()
@@ -81,7 +82,7 @@ const char *vmpc_target_symbol(unsigned int i);
 /* One boolean word as the enabled attribute accepts it (knob.c). */
 int vmpc_parse_knob(const char *buf, size_t count, bool *val);
 
-/* Resident mode: the hooks hand calls back to the original (state.c). */
+/* Hooks hand calls back: resident mode, and during attach (state.c). */
 extern bool vmpc_pass_through;
 
 /*

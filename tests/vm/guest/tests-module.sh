@@ -90,7 +90,7 @@ test_shipped_build_has_no_test_knobs() {
 	testing=$(declared_params "$TESTING_MODULE")
 	echo "shipped: $shipped; test-only: $testing"
 	[ "$shipped" = "count_skipped enabled method resident " ] || fail "the shipped build has parameters: $shipped"
-	for param in fail_resolve fail_attach fail_detach fail_errno count_only; do
+	for param in fail_resolve fail_attach fail_attach_late fail_detach fail_errno count_only lose_kprobe; do
 		case " $testing" in
 		*" $param "*) ;;
 		*) fail "the test-only build lacks $param (has: $testing)" ;;
@@ -352,6 +352,32 @@ test_ftrace_disabled() {
 		expect_work_stopped "method=$backend, ftrace enabled"
 		unload_stock_or_testing
 	done
+	[ -n "$sysctl_works" ] || return 0
+	case " $(lane_backends) " in
+	*" direct "*) auto_stays_when_unarmed ;;
+	esac
+}
+
+# method=auto: direct registered but not armed (ftrace disabled) is no
+# refusal by another direct call, so auto does not move on to ftrace.
+auto_stays_when_unarmed() {
+	echo "== method=auto, ftrace disabled"
+	unload_stock_or_testing
+	load_module method=auto
+	[ "$(cat "$KNOB_DIR/method")" = direct ] || fail "method=auto picks $(cat "$KNOB_DIR/method"), expected direct"
+	clear_log
+	echo 0 >/proc/sys/kernel/ftrace_enabled
+	expect_write_fails 0 "Device or resource busy" "method=auto, ftrace disabled"
+	echo 1 >/proc/sys/kernel/ftrace_enabled
+	! log_has 'trying ftrace' || fail "method=auto, ftrace disabled: moved on to ftrace: $(new_log)"
+	log_has 'direct: cannot hook: -16: the kernel registered the hook but its call sites do not lead to it' ||
+		fail "method=auto, ftrace disabled: no message that direct was not armed: $(new_log)"
+	[ "$(cat "$KNOB_DIR/method")" = direct ] || fail "method=auto, ftrace disabled: now uses $(cat "$KNOB_DIR/method")"
+	expect_no_hook_lines "method=auto, refused while ftrace is disabled"
+	set_knob 0
+	expect_armed 1 "method=auto, ftrace enabled again"
+	set_knob 1
+	unload_module
 }
 
 # Conflicts with the other owners of vmpressure() (tests/vm/kmods/conflict):
@@ -525,4 +551,72 @@ test_kprobes_disarmed() {
 	expect_write_fails 0 "Device or resource busy" "kprobes disarmed"
 	echo 1 >/sys/kernel/debug/kprobes/enabled
 	unload_stock_or_testing
+}
+
+# The kprobe backend arms its probes one by one, then its canary: an
+# attach that fails after the first ones are armed (injected a second
+# after they are) short-circuits no call meanwhile, while reclaim calls
+# vmpressure() (the function tracer's count) all along.
+# group: hooks
+# requires: tracer
+test_failed_attach_short_circuits_nothing() {
+	need_module
+	case " $(lane_backends) " in
+	*" kprobe "*) ;;
+	*) fail "the lane declares no kprobe backend" ;;
+	esac
+	trap hog_stop EXIT
+	load_testing method=kprobe fail_attach_late=kprobe fail_errno=5
+	hog_start
+	trace_calls vmpressure vmpressure '' \
+		expect_write_fails 0 "Input/output error" "an attach failing after the probes are armed" 2>/dev/null
+	hog_stop
+	echo "vmpressure ran $TRACE_CALLS times during the failed write, skipped reads $(skipped_count)"
+	[ "$TRACE_CALLS" -gt 0 ] || fail "no reclaim reached vmpressure() during the failed write"
+	[ "$(skipped_count)" -eq 0 ] || fail "the failed attach short-circuited $(skipped_count) calls"
+	expect_no_hook_lines "after the failed attach"
+	unload_module
+}
+
+# A kprobe the kernel fails to unregister (unregister_kprobes() clears its
+# address and leaves it linked; the test-only lose_kprobe makes the next
+# detach leave one so) can no longer be found at its address, so no call
+# reaches it: the write of 1 goes through, says so, and vmpressure() runs;
+# the lost probe's memory is never reused (a write of 0 hooks with new
+# probes) and rmmod does not wait for it.
+# group: hooks
+test_kprobe_lost_by_kernel() {
+	local before
+	need_module
+	case " $(lane_backends) " in
+	*" kprobe "*) ;;
+	*) fail "the lane declares no kprobe backend" ;;
+	esac
+	load_testing method=kprobe enabled=0
+	clear_log
+	echo 1 >/sys/module/vmpressure_ctl/parameters/lose_kprobe
+	set_knob 1
+	log_has 'kprobe: the kernel failed to unregister the kprobe on vmpressure' ||
+		fail "no message about the lost kprobe: $(new_log)"
+	expect_armed 0 "after the kernel lost a kprobe"
+	before=$(skipped_count)
+	reclaim_with_work_runs "after the kernel lost a kprobe"
+	[ "$(skipped_count)" -eq "$before" ] || fail "the lost kprobe still short-circuits vmpressure()"
+	set_knob 0
+	expect_armed 1 "hooked again after the loss"
+	expect_work_stopped "hooked again after the loss"
+	set_knob 1
+	timeout 30 rmmod vmpressure_ctl || fail "rmmod after the loss failed or hung"
+	! module_loaded || fail "$KNOB_DIR still present after rmmod"
+	reclaim_with_work_runs "after rmmod, the lost kprobe still linked"
+}
+
+# One reclaim round, in which vmpressure_work_fn must run where the kernel
+# has it.
+reclaim_with_work_runs() {
+	if have_work_fn; then
+		expect_work_runs "$1"
+	else
+		evidence_round
+	fi
 }

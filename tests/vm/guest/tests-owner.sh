@@ -136,6 +136,39 @@ test_owner_other_kprobe_after_ours() {
 	done
 }
 
+# A kprobe that joined ours on vmpressure's ftrace site keeps the IPMODIFY
+# claim ours armed the site with after ours left (kprobes keep the post
+# handler of an aggregate on ftrace): an IPMODIFY user, method=ftrace here,
+# is refused while the one probe in kprobe_events is a plain p: event.
+# The way out of docs/conflicts.md: the event removed and added again.
+# group: conflict
+# requires: amd64
+test_owner_kprobe_claim_outlives_ours() {
+	need_module
+	trap owner_cleanup EXIT
+	load_backend kprobe enabled=0
+	other_probe_add enable
+	set_knob 1
+	unload_module
+	load_backend ftrace
+	clear_log
+	expect_write_fails 0 "Device or resource busy" "method=ftrace after method=kprobe left, another kprobe staying"
+	log_has 'ftrace: cannot hook: -16: an IPMODIFY ftrace user holds a target' ||
+		fail "method=ftrace refused, but not for an IPMODIFY owner: $(new_log)"
+	[ "$(cat "$TRACEFS/kprobe_events")" = "p:kprobes/$OTHER_EVENT vmpressure" ] ||
+		fail "kprobe_events reads: $(cat "$TRACEFS/kprobe_events")"
+	echo "what the kernel shows of vmpressure's hooks meanwhile:"
+	hook_lines vmpressure
+	other_probe_remove
+	other_probe_add enable
+	set_knob 0
+	expect_armed 1 "method=ftrace next to the kprobe event added again"
+	expect_both_run "method=ftrace next to the kprobe event added again"
+	set_knob 1
+	other_probe_remove
+	unload_module
+}
+
 # method=auto under an owner that refuses direct and ftrace alike (an
 # IPMODIFY ftrace_ops, a livepatch): refused, never a kprobe planted in
 # front of the owner. At load with enabled=0 and at a later write of 0:
