@@ -90,6 +90,7 @@ check-pkg: deb
 	tests/pkg/make-install
 	rm -rf build/pkg/vm
 	tests/pkg/lifecycle build/deb build/pkg/vm
+	tests/pkg/autopkgtest build/deb
 
 # The package's VM lanes on the module check-pkg's dkms built and
 # installed (build/pkg/vm): the boot-time default, and Secure Boot with
@@ -169,13 +170,16 @@ bench:
 	bench/run
 
 # build/deb/: vmpressure-ctl-dkms and vmpctl .debs, built by debhelper from
-# a copy of the tree without build output or anything git ignores.
+# a copy of the tree without build output or anything git ignores; and
+# vmpctl for each of DEB_CROSS_ARCHES, cross-built (scripts/cross-deb).
+DEB_CROSS_ARCHES ?= arm64
 deb:
-	scripts/deps deb
+	scripts/deps deb $(if $(DEB_CROSS_ARCHES),chroot)
 	rm -rf build/deb
 	$(call copy_tree,build/deb/$(DKMS_NAME)-$(DKMS_VERSION))
 	cd build/deb/$(DKMS_NAME)-$(DKMS_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log; echo "make deb: dpkg-buildpackage failed (build/deb/build.log)"; exit 1; }
+	for arch in $(DEB_CROSS_ARCHES); do scripts/cross-deb build/deb/$(DKMS_NAME)-$(DKMS_VERSION) $$arch || exit 1; done
 	rm -rf build/deb/$(DKMS_NAME)-$(DKMS_VERSION)
 	ls build/deb/*.deb
 
