@@ -94,10 +94,11 @@ check-pkg: deb
 
 # The package's VM lanes on the module check-pkg's dkms built and
 # installed (build/pkg/vm): the boot-time default, and Secure Boot with
-# module.sig_enforce=1.
+# module.sig_enforce=1; and make deb's arm64 vmpctl on the 6.12-arm64 lane.
 check-pkg-vm:
-	scripts/deps vm pkg secureboot
+	scripts/deps vm pkg secureboot chroot cross
 	tests/pkg/vm-lanes build/pkg/vm
+	tests/pkg/vmpctl-deb build/deb arm64 6.12-arm64
 
 # Debian 13 hosts: dependencies, the tool, the unit tests and the packages
 # in a trixie chroot.
