@@ -90,13 +90,31 @@ check-pkg: deb
 	tests/pkg/make-install
 	rm -rf build/pkg/vm
 	tests/pkg/lifecycle build/deb build/pkg/vm
+	tests/pkg/autopkgtest build/deb
 
-# The package's VM lanes on the module check-pkg's dkms built and
-# installed (build/pkg/vm): the boot-time default, and Secure Boot with
-# module.sig_enforce=1.
+# The package's VM lanes, the boot-time default and Secure Boot with
+# module.sig_enforce=1, on the machine's suite's kernel with the module
+# check-pkg's dkms built (build/pkg/vm); the boot-time default also on the
+# other suite's (PKG_VM_SUITES, SUITE:LANE) with the module built by that
+# suite's dkms in a chroot (tests/pkg/dkms-suite). Not yet Secure Boot
+# there: the harness builds a kernel_build= lane's modules natively, and
+# trixie's kernel wants gcc-14. Then make deb's arm64 vmpctl on the
+# 6.12-arm64 lane.
+PKG_VM_SUITES := bookworm:6.1 trixie:tests/pkg/vm/lanes/trixie
 check-pkg-vm:
-	scripts/deps vm pkg secureboot
-	tests/pkg/vm-lanes build/pkg/vm
+	scripts/deps vm pkg secureboot chroot cross
+	host=$$(. /etc/os-release && echo "$$VERSION_CODENAME"); \
+	for suite_lane in $(PKG_VM_SUITES); do \
+		lane=$${suite_lane#*:}; \
+		if [ "$${suite_lane%%:*}" = "$$host" ]; then \
+			PKG_VM_LANE=$$lane tests/pkg/vm-lanes build/pkg/vm || exit 1; \
+		else \
+			dir=build/pkg/vm-$${suite_lane%%:*}; \
+			tests/pkg/dkms-suite "$$lane" build/deb "$$dir" || exit 1; \
+			PKG_VM_LANE=$$lane tests/pkg/vm-lanes "$$dir" pkg-boot-default || exit 1; \
+		fi; \
+	done
+	tests/pkg/vmpctl-deb build/deb arm64 6.12-arm64
 
 # Debian 13 hosts: dependencies, the tool, the unit tests and the packages
 # in a trixie chroot.
@@ -169,13 +187,16 @@ bench:
 	bench/run
 
 # build/deb/: vmpressure-ctl-dkms and vmpctl .debs, built by debhelper from
-# a copy of the tree without build output or anything git ignores.
+# a copy of the tree without build output or anything git ignores; and
+# vmpctl for each of DEB_CROSS_ARCHES, cross-built (scripts/cross-deb).
+DEB_CROSS_ARCHES ?= arm64
 deb:
-	scripts/deps deb
+	scripts/deps deb $(if $(DEB_CROSS_ARCHES),chroot)
 	rm -rf build/deb
 	$(call copy_tree,build/deb/$(DKMS_NAME)-$(DKMS_VERSION))
 	cd build/deb/$(DKMS_NAME)-$(DKMS_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log; echo "make deb: dpkg-buildpackage failed (build/deb/build.log)"; exit 1; }
+	for arch in $(DEB_CROSS_ARCHES); do scripts/cross-deb build/deb/$(DKMS_NAME)-$(DKMS_VERSION) $$arch || exit 1; done
 	rm -rf build/deb/$(DKMS_NAME)-$(DKMS_VERSION)
 	ls build/deb/*.deb
 

@@ -40,6 +40,14 @@ same_bytes() {
 	}
 }
 
+# equal WHAT GOT EXPECTED
+equal() {
+	[ "$2" = "$3" ] || {
+		echo "  $1: got [$2], expected [$3]"
+		return 1
+	}
+}
+
 # not_grep PATTERN FILE...: passes when no FILE has PATTERN; shows those that do.
 not_grep() {
 	local pattern=$1

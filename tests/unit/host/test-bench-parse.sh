@@ -26,14 +26,6 @@ functions_of() {
 # shellcheck source=/dev/null
 . <(functions_of "$top/bench/run" section_text)
 
-# equal WHAT GOT EXPECTED
-equal() {
-	[ "$2" = "$3" ] || {
-		echo "  $1: got [$2], expected [$3]"
-		return 1
-	}
-}
-
 # Whole runs: the first metric's unpaired figures, then its blocks, then
 # another metric's, all under the same key names.
 abba=$scratch/abba.json
