@@ -4,7 +4,10 @@
  * (merge.h). Each file is read and analysed as vmpctl ab report does; its
  * effect enters a random-effects meta-analysis (stats_meta.h) as the log
  * of B's mean over A's, with the delta method's variance from the same
- * analysis (paired: pairs or blocks, so the pairing's covariance counts).
+ * analysis (paired: pairs or blocks, so the pairing's covariance counts),
+ * times df / (df - 2): that variance is itself estimated from the host's
+ * few pairs, its error is t-distributed at the host's df, and pooled as if
+ * known it made Q call hosts different when they are not (docs/fleet.md).
  */
 #include "merge.h"
 #include "ab.h"
@@ -30,8 +33,9 @@ struct host {
 	char *label;		/* the file's name without folder and .jsonl */
 	char *stratum;		/* --by's header field, as text */
 	size_t n;		/* pairs, blocks, or the smaller arm's runs */
+	double df;		/* of the host's own test */
 	double y;		/* log(mean B / mean A) */
-	double se;
+	double se;		/* the pool's: t's variance at df */
 	double effect_pct;	/* the file's own report: B vs A, 95% CI */
 	double lo_pct;
 	double hi_pct;
@@ -187,6 +191,7 @@ static int paired_effect(struct host *h, const struct stats_paired *p)
 
 	paired_moments(p, &va, &vb, &cov);
 	h->n = p->n;
+	h->df = p->df;
 	h->effect_pct = p->diff_pct;
 	h->lo_pct = p->diff_ci_lo_pct;
 	h->hi_pct = p->diff_ci_hi_pct;
@@ -201,6 +206,7 @@ static int unpaired_effect(struct host *h, const struct stats_comparison *c)
 	double var;
 
 	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
+	h->df = c->welch_df;
 	h->effect_pct = c->diff_pct;
 	h->lo_pct = c->diff_ci_lo_pct;
 	h->hi_pct = c->diff_ci_hi_pct;
@@ -238,6 +244,13 @@ static int host_effect(struct host *h)
 	}
 	if (!err && !(h->se > 0 && isfinite(h->se)))
 		err = -ERANGE;
+	if (!err && !(h->df > 2)) {
+		vmpctl_error("ab merge: %s: %.3g degrees of freedom: its standard error is too uncertain to pool (4 pairs or runs per arm at least)",
+			     s->path, h->df);
+		return EXIT_CHECK_FAILED;
+	}
+	if (!err)
+		h->se *= sqrt(h->df / (h->df - 2));
 	switch (err) {
 	case 0:
 		return 0;
