@@ -570,16 +570,29 @@ static int print_json(FILE *out, const struct merge *mg)
 	return json_print_line(out, doc);
 }
 
+/* ",value", or "," alone for a figure that does not exist (one host's tau). */
+static void csv_number(FILE *out, double value)
+{
+	if (isfinite(value))
+		fprintf(out, ",%.6g", value);
+	else
+		fputc(',', out);
+}
+
 static void csv_pool_row(FILE *out, const char *kind, const char *name,
 			 const struct pool *p)
 {
 	const struct meta_result *m = &p->m;
+	const double figures[] = {
+		pct_of_log(m->mu), pct_of_log(m->ci_lo), pct_of_log(m->ci_hi), m->mu,
+		m->se, pct_of_log(m->pi_lo), pct_of_log(m->pi_hi), pct_of_log(m->tau),
+		m->i2_pct, m->q, m->q_p,
+	};
 
-	fprintf(out, "%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
-		kind, name, p->k, pct_of_log(m->mu), pct_of_log(m->ci_lo),
-		pct_of_log(m->ci_hi), m->mu, m->se, pct_of_log(m->pi_lo),
-		pct_of_log(m->pi_hi), pct_of_log(m->tau), m->i2_pct, m->q, m->q_p,
-		p->verdict);
+	fprintf(out, "%s,%s,%zu", kind, name, p->k);
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		csv_number(out, figures[i]);
+	fprintf(out, ",%s\n", p->verdict);
 }
 
 static void print_csv(FILE *out, const struct merge *mg)
@@ -588,10 +601,12 @@ static void print_csv(FILE *out, const struct merge *mg)
 	      out);
 	for (size_t i = 0; i < mg->n_hosts; i++) {
 		const struct host *h = &mg->hosts[i];
+		const double figures[] = { h->effect_pct, h->lo_pct, h->hi_pct, h->y, h->se };
 
-		fprintf(out, "host,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,,,,,,,%s\n", h->label,
-			h->n, h->effect_pct, h->lo_pct, h->hi_pct, h->y, h->se,
-			h->differs ? "differs" : "");
+		fprintf(out, "host,%s,%zu", h->label, h->n);
+		for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++)
+			csv_number(out, figures[f]);
+		fprintf(out, ",,,,,,,%s\n", h->differs ? "differs" : "");
 	}
 	for (size_t j = 0; j < mg->n_strata; j++)
 		csv_pool_row(out, "stratum", mg->strata[j].name, &mg->strata[j]);
