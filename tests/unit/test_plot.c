@@ -180,13 +180,6 @@ static void svg_colour(unsigned int rgb, const char *what, char *buf, size_t siz
 	snprintf(buf, size, "%s:rgb(%s,%s,%s)", what, part[0], part[1], part[2]);
 }
 
-static size_t ticks_between(double lo, double hi)
-{
-	double ticks[PLOT_TICKS_MAX];
-
-	return plot_ticks(lo, hi, ticks, PLOT_TICKS_MAX);
-}
-
 static void ticks_are_round_with_si_units(void **state)
 {
 	double ticks[PLOT_TICKS_MAX];
@@ -273,7 +266,9 @@ static void forest_svg_has_a_row_per_host(void **state)
 		.pooled = { "pooled", -2.3, -4.7, 0.1 },
 		.pi_lo_pct = -7.7, .pi_hi_pct = 3.1,
 	};
-	char colour[4][80];
+	char colour[4][80], labels[PLOT_TICKS_MAX][32];
+	double ticks[PLOT_TICKS_MAX];
+	size_t n, chars = 0;
 	cairo_surface_t *img;
 
 	assert_int_equal(ab_plot_forest(&plot, f->svg), 0);
@@ -290,7 +285,19 @@ static void forest_svg_has_a_row_per_host(void **state)
 	assert_int_equal(count_of(text, colour[2]), 2);
 	assert_int_equal(count_of(text, colour[3]), 1);
 	svg_colour(PLOT_COLOUR_TICK, "stroke", colour[0], sizeof(colour[0]));
-	assert_int_equal(count_of(text, colour[0]), ticks_between(-7.7 - 0.54, 3.1 + 0.54));
+	n = plot_ticks(-7.7 - 0.54, 3.1 + 0.54, ticks, PLOT_TICKS_MAX);
+	assert_int_equal(count_of(text, colour[0]), n);
+	/*
+	 * the tick labels: cairo draws each character as a glyph; on the
+	 * labels' baseline there is one per character of "-8%", "-6%", ...
+	 */
+	plot_tick_labels(ticks, n, "%", labels);
+	for (size_t i = 0; i < n; i++)
+		chars += strlen(labels[i]);
+	snprintf(colour[0], sizeof(colour[0]), "y=\"%d\"/>",
+		 (int)(70 + PLOT_FOREST_ROW * (4 + 3) + PLOT_TICK_LENGTH + PLOT_FONT_SIZE));
+	print_message("%zu ticks, %zu characters in their labels\n", n, chars);
+	assert_int_equal(count_of(text, colour[0]), chars);
 
 	assert_int_equal(ab_plot_forest(&plot, f->png), 0);
 	img = cairo_image_surface_create_from_png(f->png);

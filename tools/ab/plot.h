@@ -40,6 +40,8 @@
 #define PLOT_COLOUR_GRID 0xe0e0e0
 #define PLOT_COLOUR_TICK 0x404040
 #define PLOT_TICK_LENGTH 6
+/* The labels' size; an x tick's label sits one size under its mark */
+#define PLOT_FONT_SIZE 14.0
 
 /* The forest plot: its width, the plotting area's x, a row's height */
 #define PLOT_FOREST_WIDTH 1100

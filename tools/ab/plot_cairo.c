@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FONT_SIZE 14.0
+
 
 struct panel {
 	double x0, y0, x1, y1;	/* pixels */
@@ -109,7 +109,7 @@ static void draw_x_ticks(cairo_t *cr, const struct panel *p, const char *unit)
 
 		stroke_line(cr, x, p->y1, x, p->y1 + PLOT_TICK_LENGTH, PLOT_COLOUR_TICK);
 		set_colour(cr, 0x000000);
-		text_centred_at(cr, x, p->y1 + PLOT_TICK_LENGTH + FONT_SIZE, labels[i]);
+		text_centred_at(cr, x, p->y1 + PLOT_TICK_LENGTH + PLOT_FONT_SIZE, labels[i]);
 	}
 }
 
@@ -132,13 +132,13 @@ static void draw_axes(cairo_t *cr, const struct panel *p, const char *title,
 
 		stroke_line(cr, p->x0 - PLOT_TICK_LENGTH, y, p->x0, y, PLOT_COLOUR_TICK);
 		set_colour(cr, 0x000000);
-		text_right_at(cr, p->x0 - PLOT_TICK_LENGTH - 3, y + FONT_SIZE / 3, labels[i]);
+		text_right_at(cr, p->x0 - PLOT_TICK_LENGTH - 3, y + PLOT_FONT_SIZE / 3, labels[i]);
 	}
 	set_colour(cr, 0x000000);
 	cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
 	cairo_stroke(cr);
 	text_at(cr, p->x0, p->y0 - 10, title);
-	text_centred_at(cr, (p->x0 + p->x1) / 2, p->y1 + PLOT_TICK_LENGTH + 2.3 * FONT_SIZE,
+	text_centred_at(cr, (p->x0 + p->x1) / 2, p->y1 + PLOT_TICK_LENGTH + 2.3 * PLOT_FONT_SIZE,
 			x_label);
 }
 
@@ -153,9 +153,9 @@ static void draw_legend(cairo_t *cr, double x, double y, const unsigned int *rgb
 		x -= e.x_advance;
 		set_colour(cr, 0x000000);
 		text_at(cr, x, y, names[i]);
-		x -= FONT_SIZE + 4;
+		x -= PLOT_FONT_SIZE + 4;
 		set_colour(cr, rgb[i]);
-		cairo_rectangle(cr, x, y - FONT_SIZE + 3, FONT_SIZE - 2, FONT_SIZE - 2);
+		cairo_rectangle(cr, x, y - PLOT_FONT_SIZE + 3, PLOT_FONT_SIZE - 2, PLOT_FONT_SIZE - 2);
 		cairo_fill(cr);
 		x -= 18;
 	}
@@ -386,12 +386,12 @@ static void start_page(cairo_t *cr, double x, const char *title)
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
 			       CAIRO_FONT_WEIGHT_BOLD);
-	cairo_set_font_size(cr, FONT_SIZE + 2);
+	cairo_set_font_size(cr, PLOT_FONT_SIZE + 2);
 	set_colour(cr, 0x000000);
 	text_at(cr, x, 26, title);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
 			       CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, FONT_SIZE);
+	cairo_set_font_size(cr, PLOT_FONT_SIZE);
 }
 
 static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, size_t n,
@@ -541,7 +541,7 @@ static void interval_text(cairo_t *cr, double y, double effect, double lo, doubl
 	else
 		snprintf(text, sizeof(text), "%+.2f%%  unbounded", effect);
 	set_colour(cr, 0x000000);
-	text_at(cr, PLOT_FOREST_X1 + 20, y + FONT_SIZE / 3, text);
+	text_at(cr, PLOT_FOREST_X1 + 20, y + PLOT_FONT_SIZE / 3, text);
 }
 
 /* A horizontal interval from lo to hi at y, clipped to the panel. */
@@ -582,7 +582,7 @@ static void paint_forest(cairo_t *cr, const void *what)
 
 		y = p.y0 + PLOT_FOREST_ROW * (i + 1);
 		set_colour(cr, 0x000000);
-		text_right_at(cr, p.x0 - 12, y + FONT_SIZE / 3, r->label);
+		text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, r->label);
 		draw_interval(cr, &p, y, r->lo_pct, r->hi_pct, 2, PLOT_COLOUR_HOST);
 		set_colour(cr, PLOT_COLOUR_HOST);
 		cairo_rectangle(cr, panel_x(&p, r->effect_pct) - 5, y - 5, 10, 10);
@@ -591,7 +591,7 @@ static void paint_forest(cairo_t *cr, const void *what)
 	}
 	y = p.y0 + PLOT_FOREST_ROW * (f->n_rows + 1.5);
 	set_colour(cr, 0x000000);
-	text_right_at(cr, p.x0 - 12, y + FONT_SIZE / 3, "pooled");
+	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "pooled");
 	set_colour(cr, PLOT_COLOUR_POOLED);
 	cairo_move_to(cr, panel_x(&p, f->pooled.lo_pct), y);
 	cairo_line_to(cr, panel_x(&p, f->pooled.effect_pct), y - half);
@@ -602,7 +602,7 @@ static void paint_forest(cairo_t *cr, const void *what)
 	interval_text(cr, y, f->pooled.effect_pct, f->pooled.lo_pct, f->pooled.hi_pct);
 	y += PLOT_FOREST_ROW;
 	set_colour(cr, 0x000000);
-	text_right_at(cr, p.x0 - 12, y + FONT_SIZE / 3, "a new host");
+	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "a new host");
 	draw_interval(cr, &p, y, f->pi_lo_pct, f->pi_hi_pct, 6, PLOT_COLOUR_PREDICTION);
 	interval_text(cr, y, f->pooled.effect_pct, f->pi_lo_pct, f->pi_hi_pct);
 	snprintf(label, sizeof(label), "B vs A: change of %s", f->metric);
@@ -610,7 +610,7 @@ static void paint_forest(cairo_t *cr, const void *what)
 	set_colour(cr, 0x000000);
 	cairo_rectangle(cr, p.x0, p.y0, p.x1 - p.x0, p.y1 - p.y0);
 	cairo_stroke(cr);
-	text_centred_at(cr, (p.x0 + p.x1) / 2, p.y1 + PLOT_TICK_LENGTH + 2.3 * FONT_SIZE,
+	text_centred_at(cr, (p.x0 + p.x1) / 2, p.y1 + PLOT_TICK_LENGTH + 2.3 * PLOT_FONT_SIZE,
 			label);
 	draw_legend(cr, PLOT_FOREST_WIDTH - 20, p.y0 - 14, legend_rgb, legend, 3);
 }
