@@ -104,4 +104,4 @@ for h in fleet-a fleet-b; do
 		[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'vmpctl-ab.*' -newer "$scratch/vars.json" 2>/dev/null)" ]
 done
 
-[ "$failures" -eq 0 ]
+finish
