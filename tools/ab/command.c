@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the command itself, from the options to the report. */
 #include "ab.h"
+#include "merge.h"
 #include "save.h"
 #include "session.h"
 #include "commands.h"
@@ -86,6 +87,8 @@ int cmd_ab(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return cmd_ab_report(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return cmd_ab_merge(argc - 1, argv + 1);
 	parsed = ab_parse_args(argc, argv, &s.opts);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);

@@ -4,6 +4,9 @@
  * picture, drawn with cairo (plot_cairo.c). Three panels, top to bottom:
  * the slices over time coloured by arm, the histogram of the kept pairs'
  * differences, and the effect in each half of the slice after the flip.
+ * Every panel has round ticks with SI prefixes and units, gridlines and
+ * a title line with the knob, arms and verdict; the slices panel a legend
+ * of the arms. vmpctl ab merge --plot draws a forest plot (below).
  * A vmpctl built with PLOT=0 (the guests' static one: Debian ships no
  * static cairo) has plot_none.c, which says so.
  */
@@ -11,6 +14,7 @@
 #define VMPCTL_AB_PLOT_H
 
 #include "load.h"
+#include "plot_axis.h"
 
 #define PLOT_WIDTH 1200
 #define PLOT_HEIGHT 1000
@@ -32,11 +36,54 @@
 /* The histogram's bars; the mean difference and the per-half effects */
 #define PLOT_COLOUR_HIST 0x555555
 #define PLOT_COLOUR_EFFECT 0xd62728
+/* Every panel's gridlines and tick marks (one stroke per tick) */
+#define PLOT_COLOUR_GRID 0xe0e0e0
+#define PLOT_COLOUR_TICK 0x404040
+#define PLOT_TICK_LENGTH 6
+/* The labels' size; an x tick's label sits one size under its mark */
+#define PLOT_FONT_SIZE 14.0
+
+/* The forest plot: its width, the plotting area's x, a row's height */
+#define PLOT_FOREST_WIDTH 1100
+#define PLOT_FOREST_X0 240
+#define PLOT_FOREST_X1 820
+#define PLOT_FOREST_ROW 34
+#define PLOT_FOREST_HEIGHT(rows) (70 + PLOT_FOREST_ROW * ((rows) + 3) + 60)
+/* a host's square and interval; the pooled diamond; the new host's bar */
+#define PLOT_COLOUR_HOST 0x1f77b4
+#define PLOT_COLOUR_POOLED 0xd62728
+#define PLOT_COLOUR_PREDICTION 0x9467bd
 
 /*
  * Draws saved (an interleaved A/B) to path, a PNG or an SVG by its
  * suffix. 0, or the exit status with the reason printed.
  */
 int ab_plot_saved(const struct ab_saved *saved, const char *path);
+
+/* vmpctl ab merge --plot: one row of the forest plot, in percent. */
+struct forest_row {
+	const char *label;
+	double effect_pct;
+	double lo_pct;
+	double hi_pct;
+};
+
+/*
+ * A forest plot: a row per host, its effect and interval; at the bottom
+ * the pooled effect as a diamond over its interval and the prediction
+ * interval for a new host as a bar under it.
+ */
+struct forest_plot {
+	const char *title;	/* knob, arms, verdict */
+	const char *metric;	/* what the percentages are of */
+	const struct forest_row *rows;
+	size_t n_rows;
+	struct forest_row pooled;
+	double pi_lo_pct;
+	double pi_hi_pct;
+};
+
+/* Draws f to path, a PNG or an SVG by its suffix. 0, or the exit status. */
+int ab_plot_forest(const struct forest_plot *f, const char *path);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FONT_SIZE 14.0
+
 
 struct panel {
 	double x0, y0, x1, y1;	/* pixels */
@@ -52,26 +52,113 @@ static void widen(double *lo, double *hi)
 	*hi += pad;
 }
 
-/* The frame, title, x label and the extremes of both axes. */
-static void draw_axes(cairo_t *cr, const struct panel *p, const char *title,
-		      const char *x_label)
+/* A short line in colour rgb, stroked alone (one SVG path each). */
+static void stroke_line(cairo_t *cr, double x0, double y0, double x1, double y1,
+			unsigned int rgb)
 {
-	char num[32];
+	set_colour(cr, rgb);
+	cairo_move_to(cr, x0, y0);
+	cairo_line_to(cr, x1, y1);
+	cairo_stroke(cr);
+}
 
-	set_colour(cr, 0x000000);
+static void text_right_at(cairo_t *cr, double x, double y, const char *text)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, text, &e);
+	text_at(cr, x - e.x_advance, y, text);
+}
+
+static void text_centred_at(cairo_t *cr, double x, double y, const char *text)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, text, &e);
+	text_at(cr, x - e.x_advance / 2, y, text);
+}
+
+/* Gridlines at the round values of both axes, under what is drawn next. */
+static void draw_grid(cairo_t *cr, const struct panel *p, bool with_y)
+{
+	double ticks[PLOT_TICKS_MAX];
+	size_t n;
+
 	cairo_set_line_width(cr, 1);
+	n = plot_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+	for (size_t i = 0; i < n; i++)
+		stroke_line(cr, panel_x(p, ticks[i]), p->y0, panel_x(p, ticks[i]),
+			    p->y1, PLOT_COLOUR_GRID);
+	n = with_y ? plot_ticks(p->lo_y, p->hi_y, ticks, PLOT_TICKS_MAX) : 0;
+	for (size_t i = 0; i < n; i++)
+		stroke_line(cr, p->x0, panel_y(p, ticks[i]), p->x1,
+			    panel_y(p, ticks[i]), PLOT_COLOUR_GRID);
+}
+
+/* The x axis' ticks and labels under the panel's bottom edge. */
+static void draw_x_ticks(cairo_t *cr, const struct panel *p, const char *unit)
+{
+	double ticks[PLOT_TICKS_MAX];
+	char labels[PLOT_TICKS_MAX][32];
+	size_t n = plot_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+
+	plot_tick_labels(ticks, n, unit, labels);
+	cairo_set_line_width(cr, 1);
+	for (size_t i = 0; i < n; i++) {
+		double x = panel_x(p, ticks[i]);
+
+		stroke_line(cr, x, p->y1, x, p->y1 + PLOT_TICK_LENGTH, PLOT_COLOUR_TICK);
+		set_colour(cr, 0x000000);
+		text_centred_at(cr, x, p->y1 + PLOT_TICK_LENGTH + PLOT_FONT_SIZE, labels[i]);
+	}
+}
+
+/*
+ * The frame, ticks with their labels (x_unit, y_unit), the panel's title
+ * and the x axis' label.
+ */
+static void draw_axes(cairo_t *cr, const struct panel *p, const char *title,
+		      const char *x_label, const char *x_unit, const char *y_unit)
+{
+	double ticks[PLOT_TICKS_MAX];
+	char labels[PLOT_TICKS_MAX][32];
+	size_t n;
+
+	draw_x_ticks(cr, p, x_unit);
+	n = plot_ticks(p->lo_y, p->hi_y, ticks, PLOT_TICKS_MAX);
+	plot_tick_labels(ticks, n, y_unit, labels);
+	for (size_t i = 0; i < n; i++) {
+		double y = panel_y(p, ticks[i]);
+
+		stroke_line(cr, p->x0 - PLOT_TICK_LENGTH, y, p->x0, y, PLOT_COLOUR_TICK);
+		set_colour(cr, 0x000000);
+		text_right_at(cr, p->x0 - PLOT_TICK_LENGTH - 3, y + PLOT_FONT_SIZE / 3, labels[i]);
+	}
+	set_colour(cr, 0x000000);
 	cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
 	cairo_stroke(cr);
 	text_at(cr, p->x0, p->y0 - 10, title);
-	text_at(cr, (p->x0 + p->x1) / 2 - 60, p->y1 + 36, x_label);
-	snprintf(num, sizeof(num), "%.4g", p->lo_x);
-	text_at(cr, p->x0, p->y1 + 18, num);
-	snprintf(num, sizeof(num), "%.4g", p->hi_x);
-	text_at(cr, p->x1 - 40, p->y1 + 18, num);
-	snprintf(num, sizeof(num), "%.4g", p->hi_y);
-	text_at(cr, 8, p->y0 + FONT_SIZE, num);
-	snprintf(num, sizeof(num), "%.4g", p->lo_y);
-	text_at(cr, 8, p->y1, num);
+	text_centred_at(cr, (p->x0 + p->x1) / 2, p->y1 + PLOT_TICK_LENGTH + 2.3 * PLOT_FONT_SIZE,
+			x_label);
+}
+
+/* A row of coloured squares with their names, right-aligned at x. */
+static void draw_legend(cairo_t *cr, double x, double y, const unsigned int *rgb,
+			const char *const *names, size_t n)
+{
+	for (size_t i = n; i-- > 0;) {
+		cairo_text_extents_t e;
+
+		cairo_text_extents(cr, names[i], &e);
+		x -= e.x_advance;
+		set_colour(cr, 0x000000);
+		text_at(cr, x, y, names[i]);
+		x -= PLOT_FONT_SIZE + 4;
+		set_colour(cr, rgb[i]);
+		cairo_rectangle(cr, x, y - PLOT_FONT_SIZE + 3, PLOT_FONT_SIZE - 2, PLOT_FONT_SIZE - 2);
+		cairo_fill(cr);
+		x -= 18;
+	}
 }
 
 /* A horizontal line at data value y, when it is inside the panel. */
@@ -86,8 +173,14 @@ static void draw_level(cairo_t *cr, const struct panel *p, double y, unsigned in
 }
 
 /* Every final slice as a bar of its rate, coloured by arm (grey: not kept). */
-static void draw_slices(cairo_t *cr, const struct interleave *il, const char *metric)
+static void draw_slices(cairo_t *cr, const struct interleave *il,
+			const struct ab_options *o)
 {
+	static const unsigned int legend_rgb[] = {
+		PLOT_COLOUR_A, PLOT_COLOUR_B, PLOT_COLOUR_DROPPED
+	};
+	char arm_a[64], arm_b[64];
+	const char *legend[] = { arm_a, arm_b, "not compared" };
 	struct panel p = { PLOT_SLICES_X0, PLOT_SLICES_Y0, PLOT_SLICES_X1, PLOT_SLICES_Y1,
 			   0, 0, 0, 0 };
 	char label[160];
@@ -108,6 +201,7 @@ static void draw_slices(cairo_t *cr, const struct interleave *il, const char *me
 	p.lo_y = 0;
 	if (!(p.hi_x > p.lo_x))
 		p.hi_x = p.lo_x + 1;
+	draw_grid(cr, &p, true);
 	for (size_t k = 0; k < il->n; k++) {
 		const struct il_slice *s = &il->slices[k];
 		double rate = il_slice_rate(s), x0, x1;
@@ -124,9 +218,11 @@ static void draw_slices(cairo_t *cr, const struct interleave *il, const char *me
 				p.y1 - panel_y(&p, rate));
 		cairo_fill(cr);
 	}
-	snprintf(label, sizeof(label), "slices over time: %s of A (blue) and B (orange), grey not compared",
-		 metric);
-	draw_axes(cr, &p, label, "seconds since the start");
+	snprintf(label, sizeof(label), "slices over time: %s of each slice", o->metric_name);
+	draw_axes(cr, &p, label, "time since the start", "s", "/s");
+	snprintf(arm_a, sizeof(arm_a), "A = %s", o->value_a);
+	snprintf(arm_b, sizeof(arm_b), "B = %s", o->value_b);
+	draw_legend(cr, p.x1, p.y0 - 10, legend_rgb, legend, 3);
 }
 
 /*
@@ -185,6 +281,7 @@ static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 	for (size_t i = 0; i < bins; i++)
 		top = count[i] > top ? count[i] : top;
 	p.hi_y = top;
+	draw_grid(cr, &p, true);
 	set_colour(cr, PLOT_COLOUR_HIST);
 	for (size_t i = 0; i < bins; i++) {
 		double x0 = panel_x(&p, p.lo_x + i * width);
@@ -209,7 +306,7 @@ static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 	}
 	snprintf(label, sizeof(label), "%zu kept pairs: B vs A, histogram of the pairs' differences (red: their mean %+.2f%%)",
 		 n, mean);
-	draw_axes(cr, &p, label, "B - A, % of A's mean rate");
+	draw_axes(cr, &p, label, "B - A, in % of A's mean rate", "%", "");
 }
 
 /*
@@ -262,6 +359,7 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, double
 	widen(&p.lo_y, &p.hi_y);
 	if (!(p.hi_x > 0))
 		p.hi_x = 1;
+	draw_grid(cr, &p, true);
 	draw_level(cr, &p, 0, 0x000000);
 	for (int h = 0; h < 2; h++) {
 		double x = panel_x(&p, p.hi_x * (h ? 0.75 : 0.25));
@@ -278,27 +376,37 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, double
 	}
 	draw_axes(cr, &p, n >= 2 ? "effect by time since the flip: B vs A (%) per half slice, 95% CI"
 				    : "effect by time since the flip: no halves of slices saved",
-		  "seconds since the flip");
+		  "time since the flip", "s", "%");
 }
 
-static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, size_t n,
-		 double mean_a)
+/* White page, the font, and the title line at the top left. */
+static void start_page(cairo_t *cr, double x, const char *title)
 {
-	char title[256];
-	const char *name = strrchr(saved->path, '/');
-
 	set_colour(cr, 0xffffff);
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-			       CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, FONT_SIZE);
+			       CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, PLOT_FONT_SIZE + 2);
 	set_colour(cr, 0x000000);
-	snprintf(title, sizeof(title), "vmpctl ab --interleave %gs: %s (%s is better), %s",
-		 saved->opts.interleave_s, saved->opts.metric_name,
-		 saved->opts.higher_is_better ? "higher" : "lower",
-		 name ? name + 1 : saved->path);
-	text_at(cr, PLOT_SLICES_X0, 24, title);
-	draw_slices(cr, &saved->il, saved->opts.metric_name);
+	text_at(cr, x, 26, title);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, PLOT_FONT_SIZE);
+}
+
+static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, size_t n,
+		 double mean_a, const char *verdict)
+{
+	const struct ab_options *o = &saved->opts;
+	const char *name = strrchr(saved->path, '/');
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s: A=%s vs B=%s, %s (%s is better), slices of %gs: %s  [%s]",
+		 saved->knob_label ? saved->knob_label : "knob", o->value_a, o->value_b,
+		 o->metric_name, o->higher_is_better ? "higher" : "lower",
+		 o->interleave_s, verdict, name ? name + 1 : saved->path);
+	start_page(cr, PLOT_SLICES_X0, title);
+	draw_slices(cr, &saved->il, o);
 	draw_histogram(cr, diff, n);
 	draw_effect_by_time(cr, &saved->il, mean_a, n);
 }
@@ -310,19 +418,70 @@ static bool has_suffix(const char *path, const char *suffix)
 	return len > slen && !strcasecmp(path + len - slen, suffix);
 }
 
-int ab_plot_saved(const struct ab_saved *saved, const char *path)
+typedef void (*paint_fn)(cairo_t *cr, const void *what);
+
+/* A PNG or SVG of width by height painted by paint; 0 or the exit status. */
+static int write_picture(const char *cmd, const char *path, int width, int height,
+			 paint_fn paint, const void *what)
 {
 	bool svg = has_suffix(path, ".svg");
 	cairo_surface_t *surface;
 	cairo_status_t status;
-	double *diff, mean_a;
-	size_t n;
 	cairo_t *cr;
 
-	if (!svg && !has_suffix(path, ".png")) {
-		vmpctl_error("ab report: --plot %s: the name must end in .png or .svg", path);
-		return EXIT_USAGE;
+	if (svg)
+		surface = cairo_svg_surface_create(path, width, height);
+	else
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+	cr = cairo_create(surface);
+	paint(cr, what);
+	status = cairo_status(cr);
+	cairo_destroy(cr);
+	if (!status && !svg)
+		status = cairo_surface_write_to_png(surface, path);
+	cairo_surface_finish(surface);
+	if (!status)
+		status = cairo_surface_status(surface);
+	cairo_surface_destroy(surface);
+	if (status) {
+		vmpctl_error("%s: --plot %s: %s", cmd, path, cairo_status_to_string(status));
+		return EXIT_CHECK_FAILED;
 	}
+	return 0;
+}
+
+static bool picture_name(const char *cmd, const char *path)
+{
+	if (has_suffix(path, ".svg") || has_suffix(path, ".png"))
+		return true;
+	vmpctl_error("%s: --plot %s: the name must end in .png or .svg", cmd, path);
+	return false;
+}
+
+struct saved_picture {
+	const struct ab_saved *saved;
+	const double *diff;
+	size_t n;
+	double mean_a;
+	const char *verdict;
+};
+
+static void paint_saved(cairo_t *cr, const void *what)
+{
+	const struct saved_picture *p = what;
+
+	draw(cr, p->saved, p->diff, p->n, p->mean_a, p->verdict);
+}
+
+int ab_plot_saved(const struct ab_saved *saved, const char *path)
+{
+	struct saved_picture picture = { .saved = saved, .verdict = "no verdict" };
+	struct il_report report;
+	double *diff;
+	int rc;
+
+	if (!picture_name("ab report", path))
+		return EXIT_USAGE;
 	if (!saved->interleaved) {
 		vmpctl_error("ab report: --plot: %s holds whole runs; the plot is of an interleaved A/B's slices",
 			     saved->path);
@@ -333,25 +492,133 @@ int ab_plot_saved(const struct ab_saved *saved, const char *path)
 		vmpctl_error("ab report: --plot: %s", strerror(ENOMEM));
 		return EXIT_CHECK_FAILED;
 	}
-	n = pair_diffs(&saved->il, diff, &mean_a);
-	if (svg)
-		surface = cairo_svg_surface_create(path, PLOT_WIDTH, PLOT_HEIGHT);
-	else
-		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
-	cr = cairo_create(surface);
-	draw(cr, saved, diff, n, mean_a);
+	if (!il_build_report(&saved->il, &saved->opts, &report) && report.compared)
+		picture.verdict = il_verdict(&report);
+	if (strcmp(picture.verdict, "~") == 0)
+		picture.verdict = "no significant difference";
+	picture.n = pair_diffs(&saved->il, diff, &picture.mean_a);
+	picture.diff = diff;
+	rc = write_picture("ab report", path, PLOT_WIDTH, PLOT_HEIGHT, paint_saved,
+			   &picture);
 	free(diff);
-	status = cairo_status(cr);
-	cairo_destroy(cr);
-	if (!status && !svg)
-		status = cairo_surface_write_to_png(surface, path);
-	cairo_surface_finish(surface);
-	if (!status)
-		status = cairo_surface_status(surface);
-	cairo_surface_destroy(surface);
-	if (status) {
-		vmpctl_error("ab report: --plot %s: %s", path, cairo_status_to_string(status));
-		return EXIT_CHECK_FAILED;
+	return rc;
+}
+
+/* The forest's x range: every finite bound, and 0. */
+static void forest_range(const struct forest_plot *f, double *lo, double *hi)
+{
+	const double extra[] = { f->pooled.lo_pct, f->pooled.hi_pct, f->pi_lo_pct,
+				 f->pi_hi_pct, 0 };
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < f->n_rows; i++) {
+		const double v[] = { f->rows[i].effect_pct, f->rows[i].lo_pct, f->rows[i].hi_pct };
+
+		for (size_t j = 0; j < 3; j++) {
+			if (isfinite(v[j])) {
+				*lo = fmin(*lo, v[j]);
+				*hi = fmax(*hi, v[j]);
+			}
+		}
 	}
-	return 0;
+	for (size_t j = 0; j < sizeof(extra) / sizeof(extra[0]); j++) {
+		if (isfinite(extra[j])) {
+			*lo = fmin(*lo, extra[j]);
+			*hi = fmax(*hi, extra[j]);
+		}
+	}
+	widen(lo, hi);
+}
+
+/* "-2.31% [-4.58%, +0.06%]" at the right of a row. */
+static void interval_text(cairo_t *cr, double y, double effect, double lo, double hi)
+{
+	char text[96];
+
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(text, sizeof(text), "%+.2f%%  [%+.2f%%, %+.2f%%]", effect, lo, hi);
+	else
+		snprintf(text, sizeof(text), "%+.2f%%  unbounded", effect);
+	set_colour(cr, 0x000000);
+	text_at(cr, PLOT_FOREST_X1 + 20, y + PLOT_FONT_SIZE / 3, text);
+}
+
+/* A horizontal interval from lo to hi at y, clipped to the panel. */
+static void draw_interval(cairo_t *cr, const struct panel *p, double y, double lo,
+			  double hi, double width, unsigned int rgb)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	cairo_set_line_width(cr, width);
+	stroke_line(cr, panel_x(p, lo), y, panel_x(p, hi), y, rgb);
+	cairo_set_line_width(cr, 1);
+}
+
+static void paint_forest(cairo_t *cr, const void *what)
+{
+	static const unsigned int legend_rgb[] = {
+		PLOT_COLOUR_HOST, PLOT_COLOUR_POOLED, PLOT_COLOUR_PREDICTION
+	};
+	static const char *const legend[] = {
+		"host: effect, 95% CI", "pooled: 95% CI (Hartung-Knapp)",
+		"a new host: 95% prediction interval"
+	};
+	const struct forest_plot *f = what;
+	struct panel p = { PLOT_FOREST_X0, 70, PLOT_FOREST_X1,
+			   70 + PLOT_FOREST_ROW * (f->n_rows + 3), 0, 0, 0, 1 };
+	double y, half = PLOT_FOREST_ROW / 4.0;
+	char label[160];
+
+	forest_range(f, &p.lo_x, &p.hi_x);
+	start_page(cr, 20, f->title);
+	draw_grid(cr, &p, false);
+	/* no effect: a dashed line at 0 */
+	cairo_set_dash(cr, (const double[]){ 4, 4 }, 2, 0);
+	stroke_line(cr, panel_x(&p, 0), p.y0, panel_x(&p, 0), p.y1, 0x000000);
+	cairo_set_dash(cr, NULL, 0, 0);
+	for (size_t i = 0; i < f->n_rows; i++) {
+		const struct forest_row *r = &f->rows[i];
+
+		y = p.y0 + PLOT_FOREST_ROW * (i + 1);
+		set_colour(cr, 0x000000);
+		text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, r->label);
+		draw_interval(cr, &p, y, r->lo_pct, r->hi_pct, 2, PLOT_COLOUR_HOST);
+		set_colour(cr, PLOT_COLOUR_HOST);
+		cairo_rectangle(cr, panel_x(&p, r->effect_pct) - 5, y - 5, 10, 10);
+		cairo_fill(cr);
+		interval_text(cr, y, r->effect_pct, r->lo_pct, r->hi_pct);
+	}
+	y = p.y0 + PLOT_FOREST_ROW * (f->n_rows + 1.5);
+	set_colour(cr, 0x000000);
+	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "pooled");
+	set_colour(cr, PLOT_COLOUR_POOLED);
+	cairo_move_to(cr, panel_x(&p, f->pooled.lo_pct), y);
+	cairo_line_to(cr, panel_x(&p, f->pooled.effect_pct), y - half);
+	cairo_line_to(cr, panel_x(&p, f->pooled.hi_pct), y);
+	cairo_line_to(cr, panel_x(&p, f->pooled.effect_pct), y + half);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+	interval_text(cr, y, f->pooled.effect_pct, f->pooled.lo_pct, f->pooled.hi_pct);
+	y += PLOT_FOREST_ROW;
+	set_colour(cr, 0x000000);
+	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "a new host");
+	draw_interval(cr, &p, y, f->pi_lo_pct, f->pi_hi_pct, 6, PLOT_COLOUR_PREDICTION);
+	interval_text(cr, y, f->pooled.effect_pct, f->pi_lo_pct, f->pi_hi_pct);
+	snprintf(label, sizeof(label), "B vs A: change of %s", f->metric);
+	draw_x_ticks(cr, &p, "%");
+	set_colour(cr, 0x000000);
+	cairo_rectangle(cr, p.x0, p.y0, p.x1 - p.x0, p.y1 - p.y0);
+	cairo_stroke(cr);
+	text_centred_at(cr, (p.x0 + p.x1) / 2, p.y1 + PLOT_TICK_LENGTH + 2.3 * PLOT_FONT_SIZE,
+			label);
+	draw_legend(cr, PLOT_FOREST_WIDTH - 20, p.y0 - 14, legend_rgb, legend, 3);
+}
+
+int ab_plot_forest(const struct forest_plot *f, const char *path)
+{
+	if (!picture_name("ab merge", path))
+		return EXIT_USAGE;
+	return write_picture("ab merge", path, PLOT_FOREST_WIDTH,
+			     PLOT_FOREST_HEIGHT(f->n_rows), paint_forest, f);
 }

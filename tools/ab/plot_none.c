@@ -11,3 +11,11 @@ int ab_plot_saved(const struct ab_saved *saved, const char *path)
 		     path);
 	return EXIT_USAGE;
 }
+
+int ab_plot_forest(const struct forest_plot *f, const char *path)
+{
+	(void)f;
+	vmpctl_error("ab merge: --plot %s: this vmpctl was built without cairo (PLOT=0); build it with PLOT=1 and libcairo2-dev",
+		     path);
+	return EXIT_USAGE;
+}
