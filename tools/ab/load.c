@@ -154,6 +154,7 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 		return -EINVAL;
 	il->intervals_read = count_or_zero(so_far, "read", NULL);
 	il->intervals_straddling = count_or_zero(so_far, "straddling", NULL);
+	il->split = json_is_true(json_object_get(so_far, "split"));
 	il->intervals_settling = count_or_zero(so_far, "settling", NULL);
 	il->intervals_before_first = count_or_zero(so_far, "before_first", NULL);
 	il->intervals_out_of_order = count_or_zero(so_far, "out_of_order", NULL);
@@ -171,6 +172,13 @@ static int take_line(struct ab_saved *saved, const json_t *line)
 		return add_run(saved, line);
 	if (type && strcmp(type, "slice") == 0 && saved->interleaved)
 		return add_slice(saved, line);
+	if (type && strcmp(type, "failed_run") == 0 && !saved->interleaved) {
+		const char *arm = text_or_null(line, "arm");
+
+		if (!arm || (strcmp(arm, "A") && strcmp(arm, "B")))
+			return -EINVAL;
+		saved->runs_failed[strcmp(arm, "A") ? AB_ARM_B : AB_ARM_A]++;
+	}
 	return 0;
 }
 

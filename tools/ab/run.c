@@ -233,6 +233,12 @@ int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 		for (int i = 0; i < 2; i++) {
 			err = run_arm(s, arms[i], &block[i], "run", s->n_runs + 1 + i,
 				      total > s->n_runs ? total : s->n_runs + 1);
+			if (err != -EINTR)
+				s->runs_tried[arms[i]]++;
+			if (err == -ECHILD || err == -ENOENT || err == -EINVAL) {
+				s->runs_failed[arms[i]]++;
+				ab_save_failed_run(s, arms[i]);
+			}
 			if (err)
 				break;
 		}
