@@ -83,7 +83,10 @@ struct ab_options {
 };
 
 /* Whether vmpressure's sanity checks apply: the default knob is used. */
-bool ab_checks_vmpressure(const struct ab_options *opts);
+static inline bool ab_checks_vmpressure(const struct ab_options *opts)
+{
+	return !opts->knob && !opts->switch_cmd;
+}
 
 /* Parses argv (argv[0] is "ab"); on PARSE_RUN free with ab_options_free(). */
 enum parse_result ab_parse_args(int argc, char **argv,

@@ -130,16 +130,21 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 	double start = number_or_nan(line, "start_s");
 	double end = number_or_nan(line, "end_s");
 	double flip_s = number_or_nan(line, "flip_s");
+	double prev_end;
 	struct il_slice *s;
 	enum ab_arm arm;
 	int err;
 
 	if (!arm_of(line, &arm) || !isfinite(start) || !isfinite(flip_s))
 		return -EINVAL;
+	/* the slice before keeps its own saved end: the flip began then */
+	prev_end = il->n ? il->slices[il->n - 1].end : NAN;
 	err = il_begin_slice(il, arm, start - flip_s, start, flip_s,
 			     json_is_true(json_object_get(line, "toggled")));
 	if (err)
 		return err;
+	if (il->n > 1 && isfinite(prev_end))
+		il->slices[il->n - 2].end = prev_end;
 	s = &il->slices[il->n - 1];
 	s->end = isfinite(end) ? end : INFINITY;	/* null: left open */
 	s->long_slice = json_is_true(json_object_get(line, "long"));

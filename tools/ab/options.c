@@ -534,11 +534,6 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	return PARSE_RUN;
 }
 
-bool ab_checks_vmpressure(const struct ab_options *opts)
-{
-	return !opts->knob && !opts->switch_cmd;
-}
-
 void ab_options_free(struct ab_options *opts)
 {
 	ab_source_options_free(&opts->source);

@@ -29,25 +29,6 @@ const char *il_verdict(const struct il_report *r)
 		"B better" : "B worse";
 }
 
-static const char *fate_name(enum il_fate fate)
-{
-	switch (fate) {
-	case IL_OPEN:
-		return "unfinished";
-	case IL_KEPT:
-		return "kept";
-	case IL_WARMUP:
-		return "warmup";
-	case IL_FLIP_TOO_LONG:
-		return "flip too long";
-	case IL_NO_INTERVAL:
-		return "no whole interval";
-	case IL_PARTNER_DROPPED:
-		return "partner dropped";
-	}
-	return "?";
-}
-
 static void print_arms(FILE *out, const struct il_report *r)
 {
 	struct table t;
@@ -255,43 +236,6 @@ static json_t *json_metric(const struct il_report *r)
 	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
 	json_put(o, "pairs_needed", r->opts->target_pct > 0 ?
 		 json_count(r->pairs_needed) : json_null());
-	return o;
-}
-
-json_t *il_intervals_json(const struct interleave *il)
-{
-	json_t *obj = json_object();
-
-	json_put(obj, "read", json_count(il->intervals_read));
-	json_put(obj, "straddling", json_count(il->intervals_straddling));
-	if (il->split)
-		json_put(obj, "split", json_true());
-	json_put(obj, "settling", json_count(il->intervals_settling));
-	json_put(obj, "before_first", json_count(il->intervals_before_first));
-	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
-	return obj;
-}
-
-json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
-{
-	const struct il_slice *s = &il->slices[k];
-	json_t *o = json_object();
-
-	json_put(o, "arm", json_text(ab_arm_name(s->arm)));
-	json_put(o, "fate", json_text(fate_name(il_slice_fate_paired(il, k))));
-	json_put(o, "start_s", json_real_or_null(s->start - zero));
-	json_put(o, "end_s", json_real_or_null(s->end - zero));
-	json_put(o, "flip_s", json_real_or_null(s->flip_s));
-	json_put(o, "toggled", json_boolean(s->toggled));
-	json_put(o, "intervals", json_count(s->intervals));
-	json_put(o, "time_s", json_real_or_null(s->time_s));
-	json_put(o, "count", json_real_or_null(s->count));
-	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
-	json_put(o, "long", json_boolean(s->long_slice));
-	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
-	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
-	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
-	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
 	return o;
 }
 
