@@ -153,6 +153,12 @@ void stop_signals_reraise(void)
 
 	if (!sig || (sig == SIGPIPE && pipe_ignored_at_start))
 		return;
+	/*
+	 * the report printed before the stop is still in stdio's buffers
+	 * when stdout is a file or a pipe: the signal would end vmpctl
+	 * before exit() flushed them
+	 */
+	fflush(NULL);
 	stop_signals_restore();
 	signal(sig, SIG_DFL);
 	sigemptyset(&set);

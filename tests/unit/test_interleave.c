@@ -378,6 +378,108 @@ static void test_sanity_per_slice(void **state)
 }
 
 /*
+ * --split-intervals: an interval across a flip is counted in each slice
+ * by its overlap, the part in the flip window in neither. Slices from 0
+ * (flip 0 to 0.125) and 1 (flip 1 to 1.125); intervals of 0.25 s.
+ */
+static void test_split_intervals(void **state)
+{
+	struct interleave il;
+	struct rate_interval iv;
+
+	(void)state;
+	il_init(&il, 0.25, 0);
+	il.split = true;
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 1, 1.125, 0.125, true), 0);
+	/* [0, 0.25]: half in the first flip window, half in slice 0 */
+	iv = interval(0, 0.25, 100);
+	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
+	assert_true(il.slices[0].count == 50 && il.slices[0].time_s == 0.125);
+	/* [0.875, 1.25]: 0.125 s in slice 0, the flip window, 0.125 s in slice 1 */
+	iv = interval(0.875, 1.25, 300);
+	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
+	assert_true(il.slices[0].count == 150 && il.slices[0].time_s == 0.25);
+	assert_true(il.slices[1].count == 100 && il.slices[1].time_s == 0.125);
+	assert_int_equal(il.slices[1].intervals, 1);
+	/* wholly inside: whole */
+	iv = interval(1.25, 1.5, 40);
+	assert_int_equal(il_add_interval(&il, &iv), IL_IN_SLICE);
+	assert_true(il.slices[1].count == 140 && il.slices[1].time_s == 0.375);
+	assert_int_equal(il.intervals_straddling, 2);
+	il_free(&il);
+
+	/* the same without --split-intervals: the ones across dropped */
+	il_init(&il, 0.25, 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.125, 0.125, true), 0);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 1, 1.125, 0.125, true), 0);
+	iv = interval(0.875, 1.25, 300);
+	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
+	assert_true(il.slices[0].count == 0 && il.slices[1].count == 0);
+	il_free(&il);
+}
+
+/* Two-sided Fisher's exact test against R's fisher.test(). */
+static void test_fisher_exact(void **state)
+{
+	(void)state;
+	/* matrix(c(7, 10, 0, 10), 2): p = 0.02606 */
+	assert_true(fabs(ab_fisher_exact_p(7, 17, 0, 10) - 0.0260554) < 1e-6);
+	assert_true(fabs(ab_fisher_exact_p(0, 10, 7, 17) - 0.0260554) < 1e-6);
+	/* matrix(c(3, 7, 3, 7), 2): p = 1 */
+	assert_true(fabs(ab_fisher_exact_p(3, 10, 3, 10) - 1) < 1e-9);
+	/* matrix(c(1, 9, 11, 3), 2): p = 0.002759 */
+	assert_true(fabs(ab_fisher_exact_p(1, 10, 11, 14) - 0.0027594) < 1e-6);
+	assert_true(ab_fisher_exact_p(0, 0, 3, 10) == 1);
+}
+
+/*
+ * Losses by arm: B's slices lose a report interval each to a straddled
+ * flip that A's do not (B reports in long intervals): B counts less of
+ * its time, so the pairs are compared on B's fast stretches only. The
+ * report counts it per arm and gives no verdict.
+ */
+static double long_b_rate(enum ab_arm arm, size_t k)
+{
+	(void)k;
+	return arm == AB_ARM_A ? 1000 : 900;
+}
+
+static void test_uneven_losses_get_no_verdict(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 20, long_b_rate);
+	/* B's slices lose 0.3 s each, as if its long intervals straddled */
+	for (size_t k = 0; k < il.n; k++) {
+		if (il.slices[k].arm == AB_ARM_B) {
+			il.slices[k].time_s -= 0.3;
+			il.slices[k].count -= 0.3 * 900;
+		}
+	}
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	il_count_losses(&il, &r.losses);
+	assert_true(r.losses.checked);
+	assert_false(r.losses.even);
+	assert_non_null(strstr(r.losses.why, "A counted 92% of its slices' time, B 61%"));
+	assert_string_equal(il_verdict(&r), "no verdict");
+	il_free(&il);
+
+	/* the same time lost in both arms: even */
+	timeline_of_pairs(&il, 20, long_b_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	il_count_losses(&il, &r.losses);
+	assert_true(r.losses.even);
+	assert_int_equal(r.losses.total[AB_ARM_A], 20);
+	assert_int_equal(r.losses.lost_any[AB_ARM_B], 0);
+	assert_string_equal(il_verdict(&r), "B worse");
+	il_free(&il);
+}
+
+/*
  * --settle 0.25: in every slice, the intervals that begin within 0.25 s
  * of its start are not counted, whether its flip changed the knob (A to
  * B) or not (B to B).
@@ -529,6 +631,9 @@ int main(void)
 		cmocka_unit_test(test_sanity_per_slice),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_settle_in_both_arms),
+		cmocka_unit_test(test_split_intervals),
+		cmocka_unit_test(test_fisher_exact),
+		cmocka_unit_test(test_uneven_losses_get_no_verdict),
 		cmocka_unit_test(test_unbalanced_pairs_get_no_verdict),
 	};
 

@@ -18,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "args.h"
+#include "losses.h"
 #include "sources.h"
 #include "stats.h"
 #include "stats_paired.h"
@@ -66,6 +67,7 @@ struct ab_options {
 	double interleave_s;		/* > 0: slices this long, not whole runs */
 	double max_flip_s;		/* --interleave: a slower flip drops its slice */
 	double settle_s;		/* --interleave: not counted after each flip */
+	bool split_intervals;		/* --interleave: count intervals across a flip in part */
 	double start_timeout_s;		/* --interleave: the first rate line by then */
 	unsigned int long_every;	/* --interleave: every such pair long; 0 none */
 	bool quiet;
@@ -81,7 +83,10 @@ struct ab_options {
 };
 
 /* Whether vmpressure's sanity checks apply: the default knob is used. */
-bool ab_checks_vmpressure(const struct ab_options *opts);
+static inline bool ab_checks_vmpressure(const struct ab_options *opts)
+{
+	return !opts->knob && !opts->switch_cmd;
+}
 
 /* Parses argv (argv[0] is "ab"); on PARSE_RUN free with ab_options_free(). */
 enum parse_result ab_parse_args(int argc, char **argv,
@@ -181,6 +186,8 @@ struct ab_report {
 	bool precision_reached;
 	bool out_of_time;
 	unsigned int blocks_failed;	/* --ignore-failure: dropped blocks */
+	/* runs tried and failed by arm, judged at AB_LOSS_RUNS_ALPHA */
+	struct ab_losses losses;
 };
 
 /* Statistics of every metric over the runs; 0 or -EINVAL (< 2 per arm). */

@@ -44,6 +44,7 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	report->precision_reached = reached;
 	report->out_of_time = out_of_time;
 	report->blocks_failed = blocks_failed;
+	ab_losses_of_runs(&report->losses, s->runs_tried, s->runs_failed);
 	if (s->save) {
 		ab_print_json(s->save, report);
 		fflush(s->save);
@@ -56,6 +57,11 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	if (ab_write_exports(&s->opts, print_runs_as, report) ||
 	    ab_write_benchstat(&s->opts, s->knob_label, report->runs, report->n_runs, NULL))
 		return EXIT_CHECK_FAILED;
+	/* an arm that fails more is the answer, --ignore-failure or not */
+	if (report->losses.checked && !report->losses.even) {
+		vmpctl_error("ab: %s", report->losses.why);
+		return EXIT_CHECK_FAILED;
+	}
 	return 0;
 }
 

@@ -453,6 +453,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
 	s->latency.pct = NAN;
 	s->il.settle_s = s->opts.settle_s;
+	s->il.split = s->opts.split_intervals;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
 	if (stop_requested())

@@ -130,16 +130,21 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 	double start = number_or_nan(line, "start_s");
 	double end = number_or_nan(line, "end_s");
 	double flip_s = number_or_nan(line, "flip_s");
+	double prev_end;
 	struct il_slice *s;
 	enum ab_arm arm;
 	int err;
 
 	if (!arm_of(line, &arm) || !isfinite(start) || !isfinite(flip_s))
 		return -EINVAL;
+	/* the slice before keeps its own saved end: the flip began then */
+	prev_end = il->n ? il->slices[il->n - 1].end : NAN;
 	err = il_begin_slice(il, arm, start - flip_s, start, flip_s,
 			     json_is_true(json_object_get(line, "toggled")));
 	if (err)
 		return err;
+	if (il->n > 1 && isfinite(prev_end))
+		il->slices[il->n - 2].end = prev_end;
 	s = &il->slices[il->n - 1];
 	s->end = isfinite(end) ? end : INFINITY;	/* null: left open */
 	s->long_slice = json_is_true(json_object_get(line, "long"));
@@ -154,6 +159,7 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 		return -EINVAL;
 	il->intervals_read = count_or_zero(so_far, "read", NULL);
 	il->intervals_straddling = count_or_zero(so_far, "straddling", NULL);
+	il->split = json_is_true(json_object_get(so_far, "split"));
 	il->intervals_settling = count_or_zero(so_far, "settling", NULL);
 	il->intervals_before_first = count_or_zero(so_far, "before_first", NULL);
 	il->intervals_out_of_order = count_or_zero(so_far, "out_of_order", NULL);
@@ -171,6 +177,13 @@ static int take_line(struct ab_saved *saved, const json_t *line)
 		return add_run(saved, line);
 	if (type && strcmp(type, "slice") == 0 && saved->interleaved)
 		return add_slice(saved, line);
+	if (type && strcmp(type, "failed_run") == 0 && !saved->interleaved) {
+		const char *arm = text_or_null(line, "arm");
+
+		if (!arm || (strcmp(arm, "A") && strcmp(arm, "B")))
+			return -EINVAL;
+		saved->runs_failed[strcmp(arm, "A") ? AB_ARM_B : AB_ARM_A]++;
+	}
 	return 0;
 }
 

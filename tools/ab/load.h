@@ -23,6 +23,7 @@ struct ab_saved {
 	bool interleaved;
 	struct ab_run *runs;	/* whole runs */
 	size_t n_runs;
+	size_t runs_failed[2];	/* whole runs: failed_run lines by arm */
 	struct interleave il;	/* --interleave: the final slices */
 	double elapsed_s;	/* to the end of the last saved slice */
 	json_t *header;

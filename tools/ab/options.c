@@ -54,6 +54,10 @@ static void ab_usage(FILE *out)
 		"                            longer (> 0; default: a quarter of the slice)\n"
 		"      --settle S            --interleave: do not count the first S seconds\n"
 		"                            after every flip, in both arms (default 0)\n"
+		"      --split-intervals     --interleave: count a report interval across a\n"
+		"                            flip or --settle in part, by overlap, instead of\n"
+		"                            dropping it (an arm with longer intervals then\n"
+		"                            loses no more than the other)\n"
 		"      --long-every K        --interleave: every K-th pair has slices 4x as\n"
 		"                            long, to find carry-over (default: none)\n"
 		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
@@ -300,6 +304,8 @@ static const struct ab_option ab_option_table[] = {
 	{ "max-flip", 0, AB_ARG_SECONDS, AB_FIELD(max_flip_s), 0, 0, false,
 	  check_max_flip },
 	{ "settle", 0, AB_ARG_SECONDS, AB_FIELD(settle_s), 0, 0, false, NULL },
+	{ "split-intervals", 0, AB_ARG_TRUE, AB_FIELD(split_intervals), 0, 0, false,
+	  NULL },
 	{ "start-timeout", 0, AB_ARG_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
 	  false, check_start_timeout },
 	{ "long-every", 0, AB_ARG_UINT, AB_FIELD(long_every), 2, 100000, false,
@@ -465,8 +471,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		return PARSE_USAGE;
 	}
 	if (!(opts->interleave_s > 0) && (opts->max_flip_s >= 0 ||
-	    opts->settle_s >= 0 || opts->start_timeout_s >= 0 || opts->long_every)) {
-		vmpctl_error("ab: --max-flip, --settle, --start-timeout and --long-every are for --interleave");
+	    opts->settle_s >= 0 || opts->start_timeout_s >= 0 || opts->long_every ||
+	    opts->split_intervals)) {
+		vmpctl_error("ab: --max-flip, --settle, --split-intervals, --start-timeout and --long-every are for --interleave");
 		return PARSE_USAGE;
 	}
 	/* slices of AB, BA, AB, ...: a period of four slices aliases any load of that period */
@@ -525,11 +532,6 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		}
 	}
 	return PARSE_RUN;
-}
-
-bool ab_checks_vmpressure(const struct ab_options *opts)
-{
-	return !opts->knob && !opts->switch_cmd;
 }
 
 void ab_options_free(struct ab_options *opts)

@@ -179,6 +179,8 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	if (r->blocks_failed)
 		fprintf(out, "failed runs: %u, each block dropped (--ignore-failure)\n",
 			r->blocks_failed);
+	if (r->losses.checked)
+		ab_losses_print(out, &r->losses);
 	print_sanity(out, r);
 }
 
@@ -262,6 +264,8 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
 	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
 	json_put(doc, "blocks_failed", json_count(r->blocks_failed));
+	if (r->losses.checked)
+		json_put(doc, "losses", ab_losses_json(&r->losses));
 	json_put(doc, "ci_method", json_text("fieller"));
 	family = json_object();
 	json_put(family, "method", json_text("holm"));

@@ -129,6 +129,7 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 		struct il_report r;
 
 		err = il_build_report(&saved->il, &saved->opts, &r);
+		il_count_losses(&saved->il, &r.losses);
 		if (!err && !r.compared)
 			err = -ERANGE;
 		if (!err) {
@@ -151,6 +152,11 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 		if (err)
 			err = -ERANGE;
 		if (!err) {
+			size_t tried[2] = { saved->runs_failed[0], saved->runs_failed[1] };
+
+			for (size_t i = 0; i < saved->n_runs; i++)
+				tried[saved->runs[i].arm]++;
+			ab_losses_of_runs(&r.losses, tried, saved->runs_failed);
 			r.knob_path = saved->knob_label;
 			r.seed = saved->opts.seed;
 			err = out ? ab_print_as(out, &r, r.opts->format) : 0;

@@ -21,31 +21,12 @@ static bool il_significant(const struct il_report *r)
 
 const char *il_verdict(const struct il_report *r)
 {
-	if (!r->balance.balanced)
+	if (!r->balance.balanced || (r->losses.checked && !r->losses.even))
 		return "no verdict";
 	if (!il_significant(r))
 		return "~";
 	return (r->test.mean > 0) == r->opts->higher_is_better ?
 		"B better" : "B worse";
-}
-
-static const char *fate_name(enum il_fate fate)
-{
-	switch (fate) {
-	case IL_OPEN:
-		return "unfinished";
-	case IL_KEPT:
-		return "kept";
-	case IL_WARMUP:
-		return "warmup";
-	case IL_FLIP_TOO_LONG:
-		return "flip too long";
-	case IL_NO_INTERVAL:
-		return "no whole interval";
-	case IL_PARTNER_DROPPED:
-		return "partner dropped";
-	}
-	return "?";
 }
 
 static void print_arms(FILE *out, const struct il_report *r)
@@ -180,6 +161,8 @@ void il_print_table(FILE *out, const struct il_report *r)
 	if (r->latency)
 		ab_latency_print_table(out, r->latency);
 	print_balance(out, r);
+	if (r->losses.checked)
+		ab_losses_print(out, &r->losses);
 	print_carry_over(out, r);
 	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
 		r->cmp.noise_pct, r->cmp.a.cov_pct, r->cmp.b.cov_pct,
@@ -188,9 +171,11 @@ void il_print_table(FILE *out, const struct il_report *r)
 		r->elapsed_s, r->kept_time_s,
 		r->elapsed_s > 0 ? 100 * r->kept_time_s / r->elapsed_s : 0.0,
 		r->slices_final, r->slices_unfinished);
-	fprintf(out, "report intervals: %zu read, %zu straddling a flip (dropped), %zu within --settle %g s of a flip (dropped), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
+	fprintf(out, "report intervals: %zu read, %zu straddling a flip (%s), %zu within --settle %g s of a flip (%s), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
 		il->intervals_read, il->intervals_straddling,
+		il->split ? "split by overlap" : "dropped",
 		il->intervals_settling, il->settle_s,
+		il->split ? "their part in it dropped" : "dropped",
 		il->intervals_before_first, il->intervals_out_of_order,
 		r->lines_invalid);
 	fputs("flips (knob write + read-back, or --switch): ", out);
@@ -254,41 +239,6 @@ static json_t *json_metric(const struct il_report *r)
 	return o;
 }
 
-json_t *il_intervals_json(const struct interleave *il)
-{
-	json_t *obj = json_object();
-
-	json_put(obj, "read", json_count(il->intervals_read));
-	json_put(obj, "straddling", json_count(il->intervals_straddling));
-	json_put(obj, "settling", json_count(il->intervals_settling));
-	json_put(obj, "before_first", json_count(il->intervals_before_first));
-	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
-	return obj;
-}
-
-json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
-{
-	const struct il_slice *s = &il->slices[k];
-	json_t *o = json_object();
-
-	json_put(o, "arm", json_text(ab_arm_name(s->arm)));
-	json_put(o, "fate", json_text(fate_name(il_slice_fate_paired(il, k))));
-	json_put(o, "start_s", json_real_or_null(s->start - zero));
-	json_put(o, "end_s", json_real_or_null(s->end - zero));
-	json_put(o, "flip_s", json_real_or_null(s->flip_s));
-	json_put(o, "toggled", json_boolean(s->toggled));
-	json_put(o, "intervals", json_count(s->intervals));
-	json_put(o, "time_s", json_real_or_null(s->time_s));
-	json_put(o, "count", json_real_or_null(s->count));
-	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
-	json_put(o, "long", json_boolean(s->long_slice));
-	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
-	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
-	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
-	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
-	return o;
-}
-
 int il_print_json(FILE *out, const struct il_report *r)
 {
 	const struct ab_options *o = r->opts;
@@ -330,6 +280,8 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(obj, "slow_to_b", json_count(r->balance.slow_to_b));
 	json_put(obj, "balanced", json_boolean(r->balance.balanced));
 	json_put(doc, "balance", obj);
+	if (r->losses.checked)
+		json_put(doc, "losses", ab_losses_json(&r->losses));
 	obj = json_object();
 	json_put(obj, "checked", json_boolean(r->carry.checked));
 	json_put(obj, "pairs", json_count(r->carry.pairs));
@@ -468,6 +420,7 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 	int err;
 
 	err = il_build_report(&s->il, &s->opts, &r);
+	il_count_losses(&s->il, &r.losses);
 	if (err) {
 		vmpctl_error("ab: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
@@ -509,6 +462,10 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 	if (ab_write_exports(&s->opts, print_slices_as, &r) ||
 	    ab_write_benchstat(&s->opts, s->knob_label, NULL, 0, &s->il))
 		return EXIT_CHECK_FAILED;
+	if (!r.losses.even) {
+		vmpctl_error("ab: no verdict: losses depend on the arm: %s", r.losses.why);
+		return EXIT_CHECK_FAILED;
+	}
 	if (!r.balance.balanced) {
 		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
 			     r.balance.pairs_ab, r.balance.pairs_ba,

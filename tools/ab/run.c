@@ -12,30 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ab_extract_metric(const regex_t *re, const char *text, double *value)
-{
-	regmatch_t match[2];
-	char number[64];
-	size_t len;
-	char *end;
-	int group;
-
-	if (regexec(re, text, 2, match, 0) != 0)
-		return -ENOENT;
-	group = re->re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
-	len = (size_t)(match[group].rm_eo - match[group].rm_so);
-	if (len == 0 || len >= sizeof(number))
-		return -EINVAL;
-	memcpy(number, text + match[group].rm_so, len);
-	number[len] = '\0';
-	*value = strtod(number, &end);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (end == number || *end || !isfinite(*value))
-		return -EINVAL;
-	return 0;
-}
-
 static void report_warnings(const struct ab_session *s, size_t index,
 			    const struct ab_run *run)
 {
@@ -233,6 +209,12 @@ int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 		for (int i = 0; i < 2; i++) {
 			err = run_arm(s, arms[i], &block[i], "run", s->n_runs + 1 + i,
 				      total > s->n_runs ? total : s->n_runs + 1);
+			if (err != -EINTR)
+				s->runs_tried[arms[i]]++;
+			if (err == -ECHILD || err == -ENOENT || err == -EINVAL) {
+				s->runs_failed[arms[i]]++;
+				ab_save_failed_run(s, arms[i]);
+			}
 			if (err)
 				break;
 		}

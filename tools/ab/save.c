@@ -54,6 +54,19 @@ void ab_save_run(struct ab_session *s, const struct ab_run *run)
 	fflush(s->save);
 }
 
+void ab_save_failed_run(struct ab_session *s, enum ab_arm arm)
+{
+	json_t *line;
+
+	if (!s->save)
+		return;
+	line = json_object();
+	json_put(line, "type", json_text("failed_run"));
+	json_put(line, "arm", json_text(ab_arm_name(arm)));
+	json_print_record(s->save, line);
+	fflush(s->save);
+}
+
 /* Slice index of s->il as a line (times relative to the first flip). */
 static void save_slice(struct ab_session *s, size_t index)
 {

@@ -42,6 +42,9 @@ struct ab_session {
 	struct ab_run *runs;		/* whole runs */
 	size_t n_runs;
 	size_t runs_allocated;
+	/* runs of blocks begun (warmup not), and those that failed, by arm */
+	size_t runs_tried[2];
+	size_t runs_failed[2];
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	struct ab_latency latency;	/* --interleave, where the source reports it */

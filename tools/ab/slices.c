@@ -64,21 +64,53 @@ int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 	return 0;
 }
 
-/* Into the slice, and into the half of it where the interval's middle is. */
-static void add_to_slice(const struct interleave *il, struct il_slice *s,
-			 const struct rate_interval *iv)
+/*
+ * The part [from, to] of iv into slice s, and into the half of the slice
+ * where the part's middle is: its count in proportion to its time, as if
+ * the command ran at one rate through the interval.
+ */
+static void add_part(const struct interleave *il, struct il_slice *s,
+		     const struct rate_interval *iv, double from, double to)
 {
-	s->count += iv->count;
-	s->time_s += iv->interval_s;
+	double time_s = to - from;
+	double count = time_s == iv->interval_s ? iv->count :
+		iv->count * time_s / iv->interval_s;
+
+	s->count += count;
+	s->time_s += time_s;
 	s->intervals++;
 	if (il->slice_s > 0) {
 		double counted_from = s->start + il->settle_s;
 		double length = s->long_slice ? IL_LONG_FACTOR * il->slice_s : il->slice_s;
 		double middle = (counted_from + s->flip_started + length) / 2;
-		int half = iv->t - iv->interval_s / 2 < middle ? 0 : 1;
+		int half = (from + to) / 2 < middle ? 0 : 1;
 
-		s->half_count[half] += iv->count;
-		s->half_time_s[half] += iv->interval_s;
+		s->half_count[half] += count;
+		s->half_time_s[half] += time_s;
+	}
+}
+
+/*
+ * Each slice from first on gets the part of [begin, t] in its counted
+ * time (after --settle, before the next flip); the parts in flip windows
+ * and settle times are not counted. Splitting by overlap instead of
+ * dropping an interval that crosses a flip keeps each arm's counted time
+ * independent of how long its report intervals are: dropping them kept
+ * less of the slower arm (longer intervals cross more flips), and the
+ * part it kept was its faster stretches.
+ */
+static void add_parts(struct interleave *il, size_t first,
+		      const struct rate_interval *iv)
+{
+	double begin = iv->t - iv->interval_s;
+
+	for (size_t k = first; k < il->n && il->slices[k].flip_started < iv->t; k++) {
+		struct il_slice *s = &il->slices[k];
+		double from = fmax(begin, s->start + il->settle_s);
+		double to = fmin(iv->t, s->end);
+
+		if (to > from)
+			add_part(il, s, iv, from, to);
 	}
 }
 
@@ -98,6 +130,8 @@ enum il_placed il_add_interval(struct interleave *il,
 		/* before the schedule began, or across the first flip */
 		if (il->n && iv->t > il->slices[0].flip_started) {
 			il->intervals_straddling++;
+			if (il->split)
+				add_parts(il, 0, iv);
 			return IL_STRADDLES;
 		}
 		il->intervals_before_first++;
@@ -108,13 +142,17 @@ enum il_placed il_add_interval(struct interleave *il,
 		;
 	if (iv->t > il->slices[k].end) {
 		il->intervals_straddling++;
+		if (il->split)
+			add_parts(il, k, iv);
 		return IL_STRADDLES;
 	}
 	if (begin < il->slices[k].start + il->settle_s) {
 		il->intervals_settling++;
+		if (il->split)
+			add_parts(il, k, iv);
 		return IL_SETTLING;
 	}
-	add_to_slice(il, &il->slices[k], iv);
+	add_parts(il, k, iv);
 	return IL_IN_SLICE;
 }
 
@@ -197,6 +235,39 @@ void il_count_pairs(const struct interleave *il, struct il_pair_counts *c)
 	il_each_final_pair(il, count_pair, c);
 }
 
+static void count_losses(const struct interleave *il, size_t first,
+			 enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct ab_losses *l = arg;
+	const enum il_fate fates[2] = { f0, f1 };
+	double lost[2] = { 0, 0 };
+
+	for (size_t k = first; k < first + 2; k++) {
+		const struct il_slice *s = &il->slices[k];
+		enum il_fate fate = fates[k - first];
+
+		l->total[s->arm]++;
+		l->lost[AB_LOSS_SLOW_FLIP][s->arm] += fate == IL_FLIP_TOO_LONG;
+		l->lost[AB_LOSS_NO_INTERVAL][s->arm] += fate == IL_NO_INTERVAL;
+		if (f0 == IL_KEPT && f1 == IL_KEPT) {
+			l->ran_s[s->arm] += s->end - (s->start + il->settle_s);
+			l->kept_s[s->arm] += s->time_s;
+			lost[s->arm] = s->end - (s->start + il->settle_s) - s->time_s;
+		}
+	}
+	/* a microsecond apart is a tie: equal drops of equal intervals */
+	if (fabs(lost[0] - lost[1]) > 1e-6)
+		l->pairs_losing_more[lost[1] > lost[0]]++;
+}
+
+void il_count_losses(const struct interleave *il, struct ab_losses *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->slices = true;
+	il_each_final_pair(il, count_losses, l);
+	ab_losses_judge(l, AB_LOSS_SLICES_ALPHA);
+}
+
 static void take_pair(const struct interleave *il, size_t first,
 		      enum il_fate f0, enum il_fate f1, void *arg)
 {
@@ -221,4 +292,60 @@ size_t il_kept_pairs(const struct interleave *il, double *a, double *b)
 
 	il_each_final_pair(il, take_pair, &p);
 	return p.n;
+}
+
+static const char *fate_name(enum il_fate fate)
+{
+	switch (fate) {
+	case IL_OPEN:
+		return "unfinished";
+	case IL_KEPT:
+		return "kept";
+	case IL_WARMUP:
+		return "warmup";
+	case IL_FLIP_TOO_LONG:
+		return "flip too long";
+	case IL_NO_INTERVAL:
+		return "no whole interval";
+	case IL_PARTNER_DROPPED:
+		return "partner dropped";
+	}
+	return "?";
+}
+
+json_t *il_intervals_json(const struct interleave *il)
+{
+	json_t *obj = json_object();
+
+	json_put(obj, "read", json_count(il->intervals_read));
+	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	if (il->split)
+		json_put(obj, "split", json_true());
+	json_put(obj, "settling", json_count(il->intervals_settling));
+	json_put(obj, "before_first", json_count(il->intervals_before_first));
+	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
+	return obj;
+}
+
+json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
+{
+	const struct il_slice *s = &il->slices[k];
+	json_t *o = json_object();
+
+	json_put(o, "arm", json_text(ab_arm_name(s->arm)));
+	json_put(o, "fate", json_text(fate_name(il_slice_fate_paired(il, k))));
+	json_put(o, "start_s", json_real_or_null(s->start - zero));
+	json_put(o, "end_s", json_real_or_null(s->end - zero));
+	json_put(o, "flip_s", json_real_or_null(s->flip_s));
+	json_put(o, "toggled", json_boolean(s->toggled));
+	json_put(o, "intervals", json_count(s->intervals));
+	json_put(o, "time_s", json_real_or_null(s->time_s));
+	json_put(o, "count", json_real_or_null(s->count));
+	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
+	json_put(o, "long", json_boolean(s->long_slice));
+	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
+	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
+	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());
+	json_put(o, "skipped", s->have_skipped ? json_count(s->skipped) : json_null());
+	return o;
 }

@@ -49,6 +49,7 @@
 
 #include "ab.h"
 #include "json.h"
+#include "losses.h"
 #include "rate.h"
 #include "stats_paired.h"
 #include "stats_signflip.h"
@@ -114,6 +115,11 @@ struct interleave {
 	size_t intervals_settling;
 	size_t intervals_before_first;
 	size_t intervals_out_of_order;
+	/*
+	 * set after il_init(): --split-intervals, an interval across a flip
+	 * or --settle is counted in part, by overlap, instead of dropped
+	 */
+	bool split;
 };
 
 void il_init(struct interleave *il, double max_flip_s, size_t warmup);
@@ -160,6 +166,13 @@ struct il_pair_counts {
 };
 
 void il_count_pairs(const struct interleave *il, struct il_pair_counts *c);
+
+/*
+ * The final pairs' slices lost by arm and reason, the time each arm ran
+ * and kept in kept pairs, judged (ab_losses_judge()) at
+ * AB_LOSS_SLICES_ALPHA.
+ */
+void il_count_losses(const struct interleave *il, struct ab_losses *l);
 
 /* Calls fn for every final pair; stops at the first open one. */
 void il_each_final_pair(const struct interleave *il,
@@ -266,6 +279,7 @@ struct il_report {
 	size_t b_slices_not_skipped;
 	size_t a_slices_skipped;
 	const struct ab_latency_report *latency;	/* NULL: none reported */
+	struct ab_losses losses;	/* il_count_losses(); unchecked: none */
 };
 
 /*

@@ -137,6 +137,27 @@ for sig in INT TERM USR1; do
 	expect_stopped "$sig"
 done
 
+# --interleave: a stop after pairs were kept prints their report, also
+# when stdout is a file (stdio's buffer flushed before the signal ends
+# vmpctl); so does --save's last line.
+printf '1\n' >"$knob"
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.05 --max-flip 5 -n 100000 \
+	--save "$scratch/stopped.save" -- \
+	"$VMPCTL" pft --size 4M --duration 30 --report-interval 0.005 \
+	>"$scratch/out" 2>"$scratch/err" &
+ab_pid=$!
+for _ in $(seq 200); do
+	[ "$(grep -c '"type":"slice"' "$scratch/stopped.save" 2>/dev/null)" -ge 12 ] && break
+	sleep 0.05
+done
+kill -TERM "$ab_pid"
+wait "$ab_pid"
+status=$?
+check "--interleave, SIGTERM, stdout a file: ended by the signal (status $status)" [ "$status" -eq 143 ]
+check "--interleave, SIGTERM, stdout a file: the report is in it" grep -q '^pairs: [0-9]* kept' "$scratch/out"
+check "--interleave, SIGTERM: --save ends with the report" \
+	grep -q '"mode":"interleave"' <(tail -n 1 "$scratch/stopped.save")
+
 # --interleave: progress goes to a reader that leaves after the first pair.
 printf '1\n' >"$knob"
 cp "$knob" "$scratch/found"
