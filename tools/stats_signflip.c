@@ -18,24 +18,15 @@ static int compare_doubles(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/*
- * One sign vector, as the subset of flipped d_i: its flipped sum's
- * absolute value against the observed one, and the subset's mean.
- */
+/* The means of the flipped subsets of the sign vectors compared. */
 struct flip_tally {
 	double total;		/* sum d_i: the observed statistic */
-	double tolerance;	/* rounding: sums this close are ties */
-	size_t hits;
 	double *subset_means;
 	size_t n_means;
 };
 
 static void tally(struct flip_tally *t, double flipped_sum, size_t flipped)
 {
-	double sum = t->total - 2 * flipped_sum;
-
-	if (fabs(sum) >= fabs(t->total) - t->tolerance)
-		t->hits++;
 	if (flipped)
 		t->subset_means[t->n_means++] = flipped_sum / (double)flipped;
 }
@@ -46,17 +37,13 @@ int stats_signflip(const double *d, size_t n, unsigned long seed,
 	bool exact = n <= STATS_SIGNFLIP_EXACT_MAX;
 	size_t vectors = exact ? (size_t)1 << n : STATS_SIGNFLIP_DRAWS + 1;
 	struct flip_tally t = { 0 };
-	double scale = 0;
-	size_t k;
+	size_t k, below = 0, above = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!n)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		t.total += d[i];
-		scale += fabs(d[i]);
-	}
-	t.tolerance = 1e-9 * scale;
 	t.subset_means = malloc(vectors * sizeof(*t.subset_means));
 	if (!t.subset_means)
 		return -ENOMEM;
@@ -106,10 +93,16 @@ int stats_signflip(const double *d, size_t n, unsigned long seed,
 		gsl_rng_free(rng);
 	}
 	qsort(t.subset_means, t.n_means, sizeof(*t.subset_means), compare_doubles);
-	k = (size_t)floor(STATS_ALPHA / 2 * (double)vectors);
+	for (size_t j = 0; j < t.n_means; j++) {
+		below += t.subset_means[j] <= 0;
+		above += t.subset_means[j] >= 0;
+	}
+	/* both one-sided counts include the identity */
+	k = (size_t)ceil(STATS_ALPHA / 2 * (double)vectors) - 1;
 	out->n = n;
 	out->mean = t.total / (double)n;
-	out->p = (double)t.hits / (double)vectors;
+	out->p = fmin(1.0, 2.0 * (double)(1 + (below < above ? below : above)) /
+		      (double)vectors);
 	out->exact = exact;
 	out->vectors = vectors;
 	if (k == 0 || k > t.n_means) {

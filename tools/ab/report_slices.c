@@ -21,7 +21,8 @@ static bool il_significant(const struct il_report *r)
 
 const char *il_verdict(const struct il_report *r)
 {
-	if (!r->balance.balanced)
+	/* unbalanced, p < 0.05 unreachable, or an effect diluted by carry-over */
+	if (!r->balance.balanced || r->too_few_pairs || r->carry.found)
 		return "no verdict";
 	if (!il_significant(r))
 		return "~";
@@ -121,6 +122,9 @@ static void print_balance(FILE *out, const struct il_report *r)
 	if (!b->balanced)
 		fprintf(out, "NO VERDICT: the kept pairs are unbalanced: which pairs were dropped depended on the arm (flips toward one arm slower than --max-flip %.3g ms), so B vs A would carry the flips' own effect; raise --max-flip above both directions' flip times\n",
 			1e3 * r->il->max_flip_s);
+	if (r->too_few_pairs)
+		fprintf(out, "NO VERDICT: %zu pairs: the signed-rank test's p cannot go below 0.05 with fewer than %d\n",
+			r->test.n, STATS_SIGNED_RANK_MIN_PAIRS);
 }
 
 static void print_carry_over(FILE *out, const struct il_report *r)
@@ -138,7 +142,7 @@ static void print_carry_over(FILE *out, const struct il_report *r)
 			c->short_pct, c->short_pairs, slice_s, c->long_pct,
 			c->long_pairs, IL_LONG_FACTOR * slice_s, c->long_p);
 	if (c->found)
-		fprintf(out, "CARRY-OVER: the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
+		fprintf(out, "CARRY-OVER (no verdict): the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
 			(c->long_checked && c->long_p < STATS_ALPHA / 2 ? IL_LONG_FACTOR : 2) * slice_s,
 			r->il->settle_s + slice_s / 2);
 	else if (!c->long_checked)
