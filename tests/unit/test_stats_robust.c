@@ -124,6 +124,38 @@ static void test_p_and_ci_agree(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * The same near the boundary, with random draws (20 pairs): one set of
+ * differences shifted in fine steps through p = 0.05. Counted as two
+ * separate tests (|flipped sum| for p, subset means for the CI), p and CI
+ * disagreed at some of these shifts.
+ */
+static void test_signflip_p_and_ci_agree_at_the_boundary(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double z[20], d[20], mean;
+
+	(void)state;
+	for (unsigned long seed = 1; seed <= 2; seed++) {
+		mean = 0;
+		for (size_t i = 0; i < 20; i++) {
+			z[i] = gsl_ran_gaussian(rng, 1);
+			mean += z[i] / 20;
+		}
+		for (double m = 0.35; m < 0.6; m += 0.004) {
+			struct stats_signflip sf;
+
+			for (size_t i = 0; i < 20; i++)
+				d[i] = z[i] - mean + m;
+			assert_int_equal(stats_signflip(d, 20, seed, &sf), 0);
+			assert_false(sf.exact);
+			assert_int_equal(sf.p < STATS_ALPHA,
+					 sf.ci_lo > 0 || sf.ci_hi < 0);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
 /* ABBA blocks under a linear drift: the contrast cancels it exactly. */
 static void test_block_contrast_cancels_drift(void **state)
 {
@@ -154,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_order_and_drift),
 		cmocka_unit_test(test_too_few_pairs),
 		cmocka_unit_test(test_p_and_ci_agree),
+		cmocka_unit_test(test_signflip_p_and_ci_agree_at_the_boundary),
 		cmocka_unit_test(test_block_contrast_cancels_drift),
 	};
 
