@@ -42,4 +42,19 @@ struct stats_signflip {
 int stats_signflip(const double *d, size_t n, unsigned long seed,
 		   struct stats_signflip *out);
 
+/*
+ * The same for the order-adjusted mean of y (order[i] +1 for AB, -1 for
+ * BA): (mean of the AB pairs + mean of the BA pairs) / 2, the intercept
+ * of y = effect + drift order, so a steady drift cancels however uneven
+ * the orders drawn (the plain mean when all are one order). A sign
+ * vector swaps the pair's order and its sign together, as the draw of
+ * the order would have; the statistic under it minus a shift m is
+ * A - m B (weights from the swapped orders' group sizes, B < 1 but for
+ * the identity), so the shifts where it is at least the observed one
+ * start at (estimate - A) / (1 - B): p and CI from those thresholds as
+ * above, one test, exact under the randomisation of orders.
+ */
+int stats_signflip_order_adjusted(const double *y, const int *order, size_t n,
+				  unsigned long seed, struct stats_signflip *out);
+
 #endif

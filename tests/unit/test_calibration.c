@@ -59,6 +59,7 @@ struct tally {
 	size_t refused;
 	size_t carry_over;
 	size_t b_better;	/* power, when B has an effect */
+	size_t adjusted;	/* the order-adjusted test's p < 0.05, balanced */
 };
 
 static double noisy_rate(const struct workload *w, gsl_rng *rng, double mid,
@@ -162,6 +163,8 @@ static struct tally run_many(const struct workload *w, size_t runs)
 		t.false_positives += strcmp(verdict, "B better") == 0 ||
 			strcmp(verdict, "B worse") == 0;
 		t.b_better += strcmp(verdict, "B better") == 0;
+		t.adjusted += r.compared && r.balance.balanced &&
+			r.adjusted.p < STATS_ALPHA;
 		/* an unbalanced run says nothing of carry-over either */
 		t.carry_over += r.compared && r.carry.found && r.balance.balanced;
 		il_free(&il);
@@ -198,18 +201,22 @@ static void test_false_positive_rate(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(aaa) / sizeof(aaa[0]); i++) {
 		struct tally t = run_many(&aaa[i], AAA_RUNS);
-		double lo, hi, carry_lo, carry_hi;
+		double lo, hi, carry_lo, carry_hi, adj_lo, adj_hi;
 
 		stats_wilson(t.false_positives, AAA_RUNS, &lo, &hi);
 		stats_wilson(t.carry_over, AAA_RUNS, &carry_lo, &carry_hi);
+		stats_wilson(t.adjusted, AAA_RUNS, &adj_lo, &adj_hi);
 		print_message("A/A %-50s false positives %3zu/%d = %4.1f%% [%4.1f%%, %4.1f%%], no verdict %3zu, carry-over called %3zu [%4.1f%%, %4.1f%%]\n",
 			      aaa[i].name, t.false_positives, AAA_RUNS,
 			      100.0 * (double)t.false_positives / AAA_RUNS,
 			      100 * lo, 100 * hi, t.refused, t.carry_over,
 			      100 * carry_lo, 100 * carry_hi);
+		print_message("    order-adjusted test: p < 0.05 in %3zu [%4.1f%%, %4.1f%%]\n",
+			      t.adjusted, 100 * adj_lo, 100 * adj_hi);
 		assert_true(lo <= STATS_ALPHA);
 		assert_true(hi - lo <= AAA_CI_WIDTH);
 		assert_true(carry_lo <= STATS_ALPHA);
+		assert_true(adj_lo <= STATS_ALPHA);
 	}
 }
 

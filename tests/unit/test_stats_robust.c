@@ -68,6 +68,39 @@ static void test_order_and_drift(void **state)
 }
 
 /*
+ * The same case through the order-adjusted mean and its exact test: the
+ * estimate is 1%, the plain sign-flip mean 1.4%, and p agrees with the CI.
+ */
+static void test_order_adjusted_signflip(void **state)
+{
+	static const int order[] = { 1, -1, 1, 1, -1, 1, -1, 1, -1, 1 };
+	struct stats_signflip plain, adjusted;
+	double y[10];
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		y[i] = log(1.01) + 0.02 * order[i] + 0.002 * sin(3.0 * (double)i);
+	assert_int_equal(stats_signflip(y, 10, 1, &plain), 0);
+	assert_true(stats_log_pct(plain.mean) > 1.3);
+	assert_int_equal(stats_signflip_order_adjusted(y, order, 10, 1, &adjusted), 0);
+	assert_true(fabs(stats_log_pct(adjusted.mean) - 1.0) < 0.1);
+	assert_true(adjusted.ci_lo < log(1.01) && adjusted.ci_hi > log(1.01));
+	assert_true(adjusted.ci_lo > 0);
+	assert_true(adjusted.p < STATS_ALPHA);
+	/* one order only: the plain mean and test */
+	for (size_t i = 0; i < 10; i++)
+		y[i] = 0.01 * (double)i - 0.02;
+	{
+		static const int all_ab[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+
+		assert_int_equal(stats_signflip_order_adjusted(y, all_ab, 10, 1,
+								&adjusted), 0);
+		assert_int_equal(stats_signflip(y, 10, 1, &plain), 0);
+		assert_true(fabs(adjusted.mean - plain.mean) < 1e-12);
+	}
+}
+
+/*
  * With 5 pairs the smallest signed-rank p is 2 / 32: no verdict can be
  * reached, the CI is unbounded, the MDE infinite; 6 pairs all one way
  * reach 2 / 64. Pairs needed is never below 6.
@@ -184,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outlier_does_not_rule),
 		cmocka_unit_test(test_order_and_drift),
+		cmocka_unit_test(test_order_adjusted_signflip),
 		cmocka_unit_test(test_too_few_pairs),
 		cmocka_unit_test(test_p_and_ci_agree),
 		cmocka_unit_test(test_signflip_p_and_ci_agree_at_the_boundary),

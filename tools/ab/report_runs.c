@@ -15,7 +15,7 @@ const char *const ab_blocks_headers[] = {
 };
 
 const char *const ab_runs_headers[] = {
-	"metric", "B vs A", "95% CI", "t", "p", "Holm p", "U p",
+	"metric", "B vs A", "95% CI", "Welch t", "p", "Holm p", "U p",
 	"verdict", "MDE", "runs/arm", NULL
 };
 
@@ -102,7 +102,8 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 	ab_ci_cell(cells[2], sizeof(cells[2]),
 		   blocks ? d->diff_ci_lo_pct : c->diff_ci_lo_pct,
 		   blocks ? d->diff_ci_hi_pct : c->diff_ci_hi_pct);
-	snprintf(cells[3], sizeof(cells[3]), "%.3g", blocks ? d->t : c->welch_t);
+	/* the unpaired figures, with --output only */
+	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
 	snprintf(cells[4], sizeof(cells[4]), "%.3g", blocks ? d->p : c->welch_p);
 	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->p_holm);
 	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
@@ -165,12 +166,12 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		table_print(&t, out);
 	}
 	table_free(&t);
-	fprintf(out, "\nB vs A, 95%% CI, t, p, MDE: one analysis, the design's: the ABBA blocks' contrast\n"
+	fprintf(out, "\nB vs A, 95%% CI, p, MDE: one analysis, the design's: the ABBA blocks' contrast\n"
 		"(A1 + A2 - B1 - B2) / 2 of log values, Student's t over the blocks, as a percent\n"
 		"(without 2 whole ABBA blocks: Welch's test of the arms and Fieller's interval).\n"
-		"MDE: the smallest difference that test detects with power 0.8. U p: Mann-Whitney's\n"
-		"(~ a normal approximation). *marked* when p, Holm-adjusted across the %zu metrics\n"
-		"(Holm p), is below 0.05.\n",
+		"MDE: the smallest difference that test detects with power 0.8. Welch t and U p\n"
+		"(Mann-Whitney's, ~ a normal approximation), with --output: the arms as two samples.\n"
+		"*marked* when p, Holm-adjusted across the %zu metrics (Holm p), is below 0.05.\n",
 		r->n_named);
 	print_blocks(out, r);
 	if (o->precision_pct > 0)

@@ -275,6 +275,8 @@ struct il_report {
 	 */
 	struct stats_location location;	/* of the pairs' log ratios */
 	struct stats_order_fit fit;	/* the same, order- and drift-adjusted */
+	/* the order-adjusted mean of the log ratios and its exact test */
+	struct stats_signflip adjusted;
 	bool too_few_pairs;	/* p < 0.05 not reachable: no verdict */
 };
 
