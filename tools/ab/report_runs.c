@@ -34,6 +34,10 @@ static void print_blocks(FILE *out, const struct ab_report *r)
 			char cells[5][64];
 			const char *row[5];
 
+			/* a value at or below 0: no log, Welch's is its design */
+			if (!r->metrics[i].paired)
+				continue;
+
 			snprintf(cells[0], sizeof(cells[0]), "%s", r->metrics[i].name);
 			snprintf(cells[1], sizeof(cells[1]), "%+.2f%%", c->diff_pct);
 			ab_ci_cell(cells[2], sizeof(cells[2]), c->diff_ci_lo_pct,
