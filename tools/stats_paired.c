@@ -11,11 +11,11 @@
 #include <gsl/gsl_statistics_double.h>
 
 /*
- * P(W+ <= w) under H0 for m ranks 1..m without ties: every subset of
- * ranks is equally likely; count[s] = subsets summing to s, built one rank
- * at a time. Counts stay below 2^50 for m <= 50: exact in doubles.
+ * Every subset of ranks is equally likely; count[s] = subsets summing to
+ * s, built one rank at a time. Counts stay below 2^50 for m <= 50: exact
+ * in doubles.
  */
-static double wilcoxon_exact_cdf(size_t m, size_t w)
+double stats_signed_rank_cdf(size_t m, size_t w)
 {
 	size_t top = m * (m + 1) / 2;
 	double *count = calloc(top + 1, sizeof(*count));
@@ -66,7 +66,7 @@ int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 	*w = fmin(w_plus, w_minus);
 	*exact = !ties && m == n && m <= STATS_WILCOXON_EXACT_MAX;
 	if (*exact) {
-		*p = 2.0 * wilcoxon_exact_cdf(m, (size_t)llround(*w));
+		*p = 2.0 * stats_signed_rank_cdf(m, (size_t)llround(*w));
 	} else {
 		mean = (double)m * (double)(m + 1) / 4.0;
 		var = (double)m * (double)(m + 1) * (double)(2 * m + 1) / 24.0 -

@@ -67,4 +67,10 @@ int stats_compare_paired(const double *a, const double *b, size_t n,
 int stats_wilcoxon(const double *d, size_t n, double *w, double *p,
 		   bool *exact);
 
+/*
+ * P(W+ <= w) under H0 for m ranks 1..m without ties (exact; m at most
+ * STATS_WILCOXON_EXACT_MAX); NaN when out of memory.
+ */
+double stats_signed_rank_cdf(size_t m, size_t w);
+
 #endif

@@ -401,9 +401,11 @@ static void test_build_report(void **state)
 	assert_true(r.metrics[1].cmp.diff_pct == direct.diff_pct);
 	assert_true(r.metrics[1].cmp.welch_p == direct.welch_p);
 	assert_true(fabs(r.metrics[1].cmp.diff_pct - 10.0) < 1e-9);
+	/* pairs needed by the design's test: 2 runs per arm a block */
+	assert_true(r.metrics[1].paired);
 	assert_int_equal(r.metrics[1].runs_needed,
-			 stats_runs_needed(direct.noise_pct, 2,
-					   STATS_UNPAIRED));
+			 2 * stats_log_needed(r.metrics[1].contrast.sd, 2,
+					      STATS_TEST_T));
 
 	/* B is 10% higher: better for the metric, worse for the times */
 	assert_string_equal(ab_verdict(&r.metrics[0]), "B better");
@@ -426,15 +428,17 @@ static void test_build_report(void **state)
 }
 
 /*
- * The verdict is Holm's across the metrics the user named: a metric whose
- * Welch p (0.046) is below 0.05 is marked, however many auxiliary times
- * are printed beside it (across all four its Holm p would be 0.18).
+ * Every metric printed gets a verdict, so Holm's family is all four: a
+ * metric whose own design p (0.038) is below 0.05 is not marked when its
+ * Holm p across the four (0.15) is not. welch_p_holm is Welch's p under
+ * Holm, as its name says; the design's is p_holm.
  */
 static void test_verdict_uses_holm(void **state)
 {
 	static const double a[] = { 10, 11, 12, 10, 11, 12 };
 	static const double b[] = { 11.5, 12.5, 13.5, 11, 12, 12.5 };
 	const char *argv[] = { "ab", "-M", "v=([0-9.]+)", "--", "true", NULL };
+	double p[4], welch[4], adjusted[4], welch_adjusted[4];
 	struct ab_run runs[12];
 	struct ab_report r;
 	struct ab_options o;
@@ -452,17 +456,22 @@ static void test_verdict_uses_holm(void **state)
 	assert_int_equal(parse(&o, argv), PARSE_RUN);
 	assert_int_equal(ab_build_report(&o, runs, 12, &r), 0);
 	assert_int_equal(r.n_metrics, 4);
-	assert_true(r.metrics[0].cmp.welch_p < 0.05);
-	/* one block's A and B are paired: the design's p is the paired t's */
+	assert_int_equal(r.n_named, 4);
 	assert_true(r.metrics[0].paired);
-	assert_true(r.metrics[0].welch_p_holm == r.metrics[0].blocks.p);
-	assert_true(r.metrics[0].significant);
-	assert_string_equal(ab_verdict(&r.metrics[0]), "B worse");
-	/* the times are alike: their own p, no family, nothing marked */
-	for (size_t i = 1; i < 4; i++) {
-		assert_true(isnan(r.metrics[i].welch_p_holm));
-		assert_false(r.metrics[i].significant);
+	assert_true(r.metrics[0].blocks.p < 0.05);
+	for (size_t i = 0; i < 4; i++) {
+		p[i] = r.metrics[i].blocks.p;
+		welch[i] = r.metrics[i].cmp.welch_p;
 	}
+	stats_holm(p, 4, adjusted);
+	stats_holm(welch, 4, welch_adjusted);
+	for (size_t i = 0; i < 4; i++) {
+		assert_true(r.metrics[i].p_holm == adjusted[i]);
+		assert_true(r.metrics[i].welch_p_holm == welch_adjusted[i]);
+		assert_false(r.metrics[i].significant);
+		assert_string_equal(ab_verdict(&r.metrics[i]), "~");
+	}
+	assert_true(r.metrics[0].p_holm > 0.05);
 	ab_options_free(&o);
 }
 
@@ -495,7 +504,8 @@ static void test_blocks_pair_the_runs(void **state)
 	assert_int_equal(parse(&o, argv), PARSE_RUN);
 	assert_int_equal(ab_build_report(&o, runs, 20, &r), 0);
 	assert_true(m->paired);
-	assert_int_equal(m->blocks.n, 10);
+	/* ABBA blocks: two pairs each */
+	assert_int_equal(m->blocks.n, 5);
 	assert_true(m->cmp.welch_p > 0.5);
 	assert_true(m->blocks.p < 1e-6);
 	assert_true(m->blocks.mde_pct < m->cmp.mde_pct / 10);
@@ -896,7 +906,7 @@ static void test_cmd_ab_interleave_identical_arms(void **state)
 {
 	struct scratch *s = *state;
 	const char *options[] = { "--knob", s->knob, "--a", "on", "--b", "on",
-				  "--interleave", "0.2", "--max-flip", "5", "-n", "5",
+				  "--interleave", "0.2", "--max-flip", "5", "-n", "6",
 				  "-q", "--json", NULL };
 	const char *json;
 

@@ -8,7 +8,11 @@
  * below it) and be at most AAA_CI_WIDTH wide. A refusal ("no verdict") is
  * not a false positive: it is what an unbalanced design must give.
  * And a workload whose effect builds up after each flip must be called
- * carry-over.
+ * carry-over. Issue 31's conditions: drift x3 with the orders as drawn
+ * (uneven), stalls (outliers) in either arm, one spike in an A slice, a
+ * constant effect with a common transient after every flip, and whole
+ * runs in ABBA blocks with AR(1) 0.5 noise; the power against stated
+ * effects. About 20 s of CPU in all.
  *
  * Slices of 1 s, report intervals of 1/16 s, one warmup slice, 12 pairs
  * in random order, rates with 5% noise per interval.
@@ -46,16 +50,20 @@ struct workload {
 	double effect;		/* B's effect once it has built up */
 	double lag_s;		/* ... with this time constant */
 	size_t long_every;	/* --long-every */
+	double stall_share;	/* of slices, either arm: 0.25 s at 5% speed */
+	bool a_spike;		/* one interval of the 6th A slice 200 times as fast */
 };
 
 struct tally {
 	size_t false_positives;
 	size_t refused;
 	size_t carry_over;
+	size_t b_better;	/* power, when B has an effect */
+	size_t adjusted;	/* the order-adjusted test's p < 0.05, balanced */
 };
 
 static double noisy_rate(const struct workload *w, gsl_rng *rng, double mid,
-			 double built_up, bool disturbed)
+			 double built_up, bool disturbed, bool stalled)
 {
 	double run_s = SLICE_S * (2 * PAIRS + 2);
 	double r = 1000 * (1 + w->drift * mid / run_s) *
@@ -64,6 +72,8 @@ static double noisy_rate(const struct workload *w, gsl_rng *rng, double mid,
 
 	if (disturbed)
 		r *= 0.8;
+	if (stalled)
+		r *= 0.05;
 	return r * (1 + gsl_ran_gaussian(rng, 0.05));
 }
 
@@ -79,8 +89,9 @@ static bool simulate(const struct workload *w, unsigned long seed,
 	static struct ab_options o;
 	struct ab_schedule schedule;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0;
+	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0, stall_at;
 	enum ab_arm prev = AB_ARM_A;
+	size_t a_slices = 0;
 
 	o = (struct ab_options){
 		.value_a = "1", .value_b = "0", .interleave_s = SLICE_S,
@@ -109,6 +120,9 @@ static bool simulate(const struct workload *w, unsigned long seed,
 		if (toggled)
 			calm_at = t + flip_s + w->disturb_s;
 		length = il_slice_length(il, il->n - 1);
+		a_slices += arm == AB_ARM_A;
+		stall_at = gsl_rng_uniform(rng) < w->stall_share ?
+			t + gsl_rng_uniform(rng) * (length - 0.25) : -1;
 		for (; grid <= t + length + 1e-9; grid += STEP_S) {
 			double mid = grid - STEP_S / 2;
 			struct rate_interval iv = { .t = grid, .interval_s = STEP_S };
@@ -118,7 +132,11 @@ static bool simulate(const struct workload *w, unsigned long seed,
 				target;
 			iv.count = STEP_S * noisy_rate(w, rng, mid,
 						       mid > t ? built_up : 0,
-						       mid < calm_at);
+						       mid < calm_at,
+						       mid >= stall_at && mid < stall_at + 0.25);
+			if (w->a_spike && arm == AB_ARM_A && a_slices == 6 &&
+			    mid > t + 0.5 && mid < t + 0.5 + STEP_S)
+				iv.count *= 200;
 			il_add_interval(il, &iv);
 		}
 		t += length;
@@ -144,8 +162,11 @@ static struct tally run_many(const struct workload *w, size_t runs)
 		t.refused += strcmp(verdict, "no verdict") == 0;
 		t.false_positives += strcmp(verdict, "B better") == 0 ||
 			strcmp(verdict, "B worse") == 0;
-		/* a refused run says nothing of carry-over either */
-		t.carry_over += r.carry.found && strcmp(verdict, "no verdict") != 0;
+		t.b_better += strcmp(verdict, "B better") == 0;
+		t.adjusted += r.compared && r.balance.balanced &&
+			r.adjusted.p < STATS_ALPHA;
+		/* an unbalanced run says nothing of carry-over either */
+		t.carry_over += r.compared && r.carry.found && r.balance.balanced;
 		il_free(&il);
 	}
 	return t;
@@ -166,6 +187,13 @@ static const struct workload aaa[] = {
 	{ .name = "drift, every third pair long (--long-every 3)",
 	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
 	  .drift = 0.5, .long_every = 3 },
+	/* issue 31's conditions */
+	{ .name = "drift x3 over the run, orders as drawn (uneven)",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .drift = 2.0 },
+	{ .name = "outliers: 0.25 s stalls in 10% of slices",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .stall_share = 0.1 },
 };
 
 static void test_false_positive_rate(void **state)
@@ -173,18 +201,22 @@ static void test_false_positive_rate(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(aaa) / sizeof(aaa[0]); i++) {
 		struct tally t = run_many(&aaa[i], AAA_RUNS);
-		double lo, hi, carry_lo, carry_hi;
+		double lo, hi, carry_lo, carry_hi, adj_lo, adj_hi;
 
 		stats_wilson(t.false_positives, AAA_RUNS, &lo, &hi);
 		stats_wilson(t.carry_over, AAA_RUNS, &carry_lo, &carry_hi);
+		stats_wilson(t.adjusted, AAA_RUNS, &adj_lo, &adj_hi);
 		print_message("A/A %-50s false positives %3zu/%d = %4.1f%% [%4.1f%%, %4.1f%%], no verdict %3zu, carry-over called %3zu [%4.1f%%, %4.1f%%]\n",
 			      aaa[i].name, t.false_positives, AAA_RUNS,
 			      100.0 * (double)t.false_positives / AAA_RUNS,
 			      100 * lo, 100 * hi, t.refused, t.carry_over,
 			      100 * carry_lo, 100 * carry_hi);
+		print_message("    order-adjusted test: p < 0.05 in %3zu [%4.1f%%, %4.1f%%]\n",
+			      t.adjusted, 100 * adj_lo, 100 * adj_hi);
 		assert_true(lo <= STATS_ALPHA);
 		assert_true(hi - lo <= AAA_CI_WIDTH);
 		assert_true(carry_lo <= STATS_ALPHA);
+		assert_true(adj_lo <= STATS_ALPHA);
 	}
 }
 
@@ -248,6 +280,120 @@ static void test_carry_over_longer_than_a_slice(void **state)
 	il_free(&il);
 }
 
+/*
+ * Power against stated effects: B +5% under the drift, +20% under the
+ * stalls above (at least 75% "B better" in 200 runs); and a constant
+ * +50% with a dip after every flip in both arms (a common transient)
+ * must not be called carry-over.
+ */
+static void test_power(void **state)
+{
+	const struct workload effects[] = {
+		{ .name = "B +5%, drift x3", .flip_to_a_s = 0.01,
+		  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .drift = 2.0,
+		  .effect = 0.05 },
+		{ .name = "B +20%, stalls in 10% of slices", .flip_to_a_s = 0.01,
+		  .flip_to_b_s = 0.01, .max_flip_s = 0.25, .stall_share = 0.1,
+		  .effect = 0.2 },
+		{ .name = "B x1.5, a dip after every flip in both arms",
+		  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+		  .disturb_s = 0.3, .effect = 0.5 },
+	};
+	const size_t runs = 200;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(effects) / sizeof(effects[0]); i++) {
+		struct tally t = run_many(&effects[i], runs);
+		double lo, hi, carry_lo, carry_hi;
+
+		stats_wilson(t.b_better, runs, &lo, &hi);
+		stats_wilson(t.carry_over, runs, &carry_lo, &carry_hi);
+		print_message("power %-48s B better %3zu/%zu [%4.1f%%, %4.1f%%], carry-over called %zu [%4.1f%%, %4.1f%%]\n",
+			      effects[i].name, t.b_better, runs, 100 * lo,
+			      100 * hi, t.carry_over, 100 * carry_lo,
+			      100 * carry_hi);
+		assert_true((double)t.b_better >= 0.75 * (double)runs);
+		assert_true(carry_lo <= STATS_ALPHA);
+		/* the common transient: as a difference it read 7.5% [4.6%, 12%] */
+		if (effects[i].disturb_s > 0)
+			assert_true(carry_hi <= STATS_ALPHA);
+	}
+}
+
+/*
+ * B +5% and one report interval of one A slice 200 times as fast (the
+ * slice reads about 13 times A's rate): the headline stays near +5%,
+ * inside (-100%, +inf), and says B better.
+ */
+static void test_one_outlier_does_not_rule(void **state)
+{
+	const struct workload spiked = {
+		.name = "B +5%, one spike in an A slice", .flip_to_a_s = 0.01,
+		.flip_to_b_s = 0.01, .max_flip_s = 0.25, .effect = 0.05,
+		.a_spike = true,
+	};
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	assert_true(simulate(&spiked, 3, &il, &r));
+	print_message("one spike: B vs A %+.2f%% [%+.2f%%, %+.2f%%] p %.3g, %s\n",
+		      r.test.mean, r.test.ci_lo, r.test.ci_hi, r.test.p,
+		      il_verdict(&r));
+	assert_true(fabs(r.test.mean - 5) < 1);
+	assert_true(r.test.ci_lo > -100 && r.test.ci_lo < 5 && r.test.ci_hi > 5);
+	assert_string_equal(il_verdict(&r), "B better");
+	il_free(&il);
+}
+
+/*
+ * Whole runs in ABBA blocks (10 blocks, 20 runs per arm) whose log level
+ * follows an AR(1) with correlation 0.5 from run to run (sd 5%): the
+ * within-block contrast's false positives, and its power against 5%.
+ */
+static void test_whole_runs_correlated(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const double effects[] = { 0, 0.05 };
+	const size_t pairs = 20, runs = 4 * AAA_RUNS;
+
+	(void)state;
+	for (size_t e = 0; e < 2; e++) {
+		size_t hits = 0;
+		double lo, hi;
+
+		for (size_t run = 0; run < runs; run++) {
+			double level = gsl_ran_gaussian(rng, 0.05), y[20], value[2];
+			struct stats_contrast c;
+
+			for (size_t k = 0; k < pairs; k++) {
+				bool b_first = k % 2 == 1;	/* ABBA */
+
+				for (int slot = 0; slot < 2; slot++) {
+					bool is_b = (slot == 0) == b_first;
+
+					level = 0.5 * level + gsl_ran_gaussian(rng, 0.05 * sqrt(0.75));
+					value[is_b] = level + (is_b ? log1p(effects[e]) : 0);
+				}
+				y[k] = value[1] - value[0];
+			}
+			assert_int_equal(stats_block_contrast(y, pairs, &c), 0);
+			hits += c.p < STATS_ALPHA;
+		}
+		stats_wilson(hits, runs, &lo, &hi);
+		print_message("whole runs, AR(1) 0.5, ABBA, B %+.0f%%: p < 0.05 in %zu/%zu [%4.1f%%, %4.1f%%]\n",
+			      100 * effects[e], hits, runs, 100 * lo, 100 * hi);
+		if (effects[e] == 0) {
+			/* within [3%, 7%] */
+			assert_true(lo >= 0.03);
+			assert_true(hi <= 0.07);
+		} else {
+			assert_true(lo >= 0.8);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +401,9 @@ int main(void)
 		cmocka_unit_test(test_arm_dependent_drops_refused),
 		cmocka_unit_test(test_carry_over_found),
 		cmocka_unit_test(test_carry_over_longer_than_a_slice),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_one_outlier_does_not_rule),
+		cmocka_unit_test(test_whole_runs_correlated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "sources.h"
 #include "stats.h"
 #include "stats_paired.h"
+#include "stats_robust.h"
 
 #define AB_RUNS_DEFAULT 10
 #define AB_WARMUP_DEFAULT 1
@@ -160,11 +161,20 @@ struct ab_metric_report {
 	 */
 	bool paired;
 	struct stats_paired blocks;
-	double welch_p_holm;	/* the design's p (blocks' paired t, else
-				   Welch's), Holm-adjusted across the named
-				   metrics; NaN for the auxiliary times */
-	bool significant;	/* that (auxiliary: its own p) < STATS_ALPHA */
+	double welch_p_holm;	/* Welch's p, Holm-adjusted across the metrics
+				   (the unpaired figures, for --output) */
+	bool significant;	/* p_holm < STATS_ALPHA */
 	size_t runs_needed;	/* for --target; 0 when not asked */
+	/*
+	 * --- The design's analysis (stats_robust.h), filled by
+	 * ab_build_report(): the ABBA blocks' within-block contrast of log
+	 * ratios. paired is set when it exists (2 blocks or more); blocks
+	 * then holds its figures in percent (n the blocks, p its t-test's p,
+	 * mde_pct its MDE), and the headline row prints them. ---
+	 */
+	struct stats_contrast contrast;
+	double p_holm;		/* the design's p, Holm-adjusted across every
+				   metric with a verdict */
 };
 
 struct ab_report {

@@ -70,6 +70,49 @@ static int split_by_arm(const struct ab_run *runs, size_t n_runs,
 	return 0;
 }
 
+/*
+ * The design's analysis: two consecutive pairs of runs (AB, BA) are an
+ * ABBA block, its contrast of log ratios cancels a drift inside it
+ * (stats_robust.h). Into m->contrast and, in percent, m->blocks, which
+ * the outputs print; without 2 blocks of positive values, m->paired
+ * stays false and Welch's test on the arms is the design's.
+ */
+static int within_block_contrast(const double *a, const double *b, size_t n,
+				 struct ab_metric_report *m)
+{
+	double *y = malloc(n * sizeof(*y));
+	struct stats_paired *c = &m->blocks;
+	int err = 0;
+
+	if (!y)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(b[i] / a[i]);
+		if (!isfinite(y[i]))
+			goto out;
+	}
+	if (stats_block_contrast(y, n, &m->contrast))
+		goto out;
+	m->paired = true;
+	c->n = m->contrast.blocks;
+	c->diff_pct = stats_log_pct(m->contrast.mean);
+	c->ratio = exp(m->contrast.mean);
+	c->ratio_ci_lo = exp(m->contrast.ci_lo);
+	c->ratio_ci_hi = exp(m->contrast.ci_hi);
+	c->diff_ci_lo_pct = stats_log_pct(m->contrast.ci_lo);
+	c->diff_ci_hi_pct = stats_log_pct(m->contrast.ci_hi);
+	c->t = m->contrast.t;
+	c->df = m->contrast.df;
+	c->p = m->contrast.p;
+	c->significant = c->p < STATS_ALPHA;
+	c->noise_pct = 100 * m->contrast.sd;
+	c->mde_pct = stats_log_mde_pct(m->contrast.sd, m->contrast.blocks,
+				       STATS_TEST_T);
+out:
+	free(y);
+	return err;
+}
+
 static int compare_metric(const struct ab_run *runs, size_t n_runs,
 			  struct ab_metric_report *m)
 {
@@ -85,14 +128,15 @@ static int compare_metric(const struct ab_run *runs, size_t n_runs,
 	/* every block put one A and one B run in order: a[i], b[i] are its pair */
 	if (!err && n_a == n_b && n_a >= 2) {
 		err = stats_compare_paired(a, b, n_a, &m->blocks);
-		m->paired = !err;
+		if (!err)
+			err = within_block_contrast(a, b, n_a, m);
 	}
 	free(a);
 	free(b);
 	return err;
 }
 
-/* The p of the design's test: paired over the blocks, else Welch's. */
+/* The p of the design's test: the blocks' contrast, else Welch's. */
 static double design_p(const struct ab_metric_report *m)
 {
 	return m->paired ? m->blocks.p : m->cmp.welch_p;
@@ -119,26 +163,27 @@ static int summarize_toggles(const struct ab_run *runs, size_t n_runs,
 }
 
 /*
- * Holm's correction over the Welch p-values of the metrics the user
- * named (--metric, else wall time): the verdicts. The auxiliary times
- * beside them are judged by their own p and do not weaken the verdict
- * asked for.
+ * Holm's correction over the design's p of every metric: each gets a
+ * verdict, so each is in the family. Welch's p, for --output, gets its
+ * own family.
  */
 static void holm_across_metrics(struct ab_report *report)
 {
-	double p[4], adjusted[4];
+	double p[4], adjusted[4], welch[4], welch_adjusted[4];
 
-	/* one metric can be named: --metric's, else wall time (metrics[0]) */
-	report->n_named = 1;
-	for (size_t i = 0; i < report->n_named; i++)
+	report->n_named = report->n_metrics;
+	for (size_t i = 0; i < report->n_metrics; i++) {
 		p[i] = design_p(&report->metrics[i]);
-	stats_holm(p, report->n_named, adjusted);
+		welch[i] = report->metrics[i].cmp.welch_p;
+	}
+	stats_holm(p, report->n_metrics, adjusted);
+	stats_holm(welch, report->n_metrics, welch_adjusted);
 	for (size_t i = 0; i < report->n_metrics; i++) {
 		struct ab_metric_report *m = &report->metrics[i];
 
-		m->welch_p_holm = i < report->n_named ? adjusted[i] : NAN;
-		m->significant = (i < report->n_named ? adjusted[i] :
-				  design_p(m)) < STATS_ALPHA;
+		m->p_holm = adjusted[i];
+		m->welch_p_holm = welch_adjusted[i];
+		m->significant = adjusted[i] < STATS_ALPHA;
 	}
 }
 
@@ -177,7 +222,12 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		err = compare_metric(runs, n_runs, m);
 		if (err)
 			return err;
-		if (opts->target_pct > 0)
+		/* of the design's test: 2 runs per arm make a block */
+		if (opts->target_pct > 0 && m->paired)
+			m->runs_needed = 2 * stats_log_needed(m->contrast.sd,
+							      opts->target_pct,
+							      STATS_TEST_T);
+		else if (opts->target_pct > 0)
 			m->runs_needed = stats_runs_needed(m->cmp.noise_pct,
 							   opts->target_pct,
 							   STATS_UNPAIRED);

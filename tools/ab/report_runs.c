@@ -26,13 +26,17 @@ static void print_blocks(FILE *out, const struct ab_report *r)
 
 	if (!r->metrics[0].paired)
 		return;
-	fprintf(out, "\npaired by block (the design: %zu blocks of one A and one B run; a drift\n"
-		"between blocks cancels):\n", r->metrics[0].blocks.n);
+	fprintf(out, "\nwithin ABBA blocks (the design: %zu blocks of two A and two B runs; a drift\n"
+		"inside a block cancels):\n", r->metrics[0].blocks.n);
 	if (table_init(&t, ab_blocks_headers, 0x1e) == 0) {
 		for (size_t i = 0; i < r->n_metrics; i++) {
 			const struct stats_paired *c = &r->metrics[i].blocks;
 			char cells[5][64];
 			const char *row[5];
+
+			/* a value at or below 0: no log, Welch's is its design */
+			if (!r->metrics[i].paired)
+				continue;
 
 			snprintf(cells[0], sizeof(cells[0]), "%s", r->metrics[i].name);
 			snprintf(cells[1], sizeof(cells[1]), "%+.2f%%", c->diff_pct);
@@ -51,7 +55,7 @@ static void print_blocks(FILE *out, const struct ab_report *r)
 
 const char *ab_verdict(const struct ab_metric_report *m)
 {
-	bool b_higher = m->cmp.diff_pct > 0;
+	bool b_higher = (m->paired ? m->blocks.diff_pct : m->cmp.diff_pct) > 0;
 
 	if (!m->significant)
 		return "~";
@@ -91,21 +95,26 @@ static void print_sanity(FILE *out, const struct ab_report *r)
 static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 {
 	const struct stats_comparison *c = &m->cmp;
+	const struct stats_paired *d = &m->blocks;
+	bool blocks = m->paired;	/* the design's figures; Welch's without */
 	char cells[10][48];
 	const char *row[10];
 
 	snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
-	stats_format_marker(cells[1], sizeof(cells[1]), c->diff_pct,
-			    m->significant);
-	ab_ci_cell(cells[2], sizeof(cells[2]), c->diff_ci_lo_pct,
-		   c->diff_ci_hi_pct);
+	stats_format_marker(cells[1], sizeof(cells[1]),
+			    blocks ? d->diff_pct : c->diff_pct, m->significant);
+	ab_ci_cell(cells[2], sizeof(cells[2]),
+		   blocks ? d->diff_ci_lo_pct : c->diff_ci_lo_pct,
+		   blocks ? d->diff_ci_hi_pct : c->diff_ci_hi_pct);
+	/* the unpaired figures, with --output only */
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
-	snprintf(cells[4], sizeof(cells[4]), "%.3g", c->welch_p);
-	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->welch_p_holm);
+	snprintf(cells[4], sizeof(cells[4]), "%.3g", blocks ? d->p : c->welch_p);
+	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->p_holm);
 	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
 	snprintf(cells[7], sizeof(cells[7]), "%s", ab_verdict(m));
-	ab_cell(cells[8], sizeof(cells[8]), "%.2f%%", c->mde_pct);
+	ab_cell(cells[8], sizeof(cells[8]), "%.2f%%",
+		blocks ? d->mde_pct : c->mde_pct);
 	if (m->runs_needed >= STATS_RUNS_NEEDED_MAX)
 		snprintf(cells[9], sizeof(cells[9]), ">%d", STATS_RUNS_NEEDED_MAX);
 	else
@@ -161,13 +170,12 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		table_print(&t, out);
 	}
 	table_free(&t);
-	fprintf(out, "\nB vs A: (mean B - mean A) / mean A; 95%% CI: Fieller's interval for mean B / mean A\n"
-		"(Welch df), as a difference; p: Welch's test of the arms as two samples (Welch t\n"
-		"and U p, Mann-Whitney's with ~ for a normal approximation, with --output); MDE:\n"
-		"the smallest difference these runs detect with power 0.8. *marked* when the\n"
-		"design's p (paired by block below; Welch's without 2 whole blocks), Holm-adjusted\n"
-		"across the %zu metric(s) named (Holm p; the other times are auxiliary, judged by\n"
-		"their own p), is below 0.05.\n",
+	fprintf(out, "\nB vs A, 95%% CI, p, MDE: one analysis, the design's: the ABBA blocks' contrast\n"
+		"(A1 + A2 - B1 - B2) / 2 of log values, Student's t over the blocks, as a percent\n"
+		"(without 2 whole ABBA blocks: Welch's test of the arms and Fieller's interval).\n"
+		"MDE: the smallest difference that test detects with power 0.8. Welch t and U p\n"
+		"(Mann-Whitney's, ~ a normal approximation), with --output: the arms as two samples.\n"
+		"*marked* when p, Holm-adjusted across the %zu metrics (Holm p), is below 0.05.\n",
 		r->n_named);
 	print_blocks(out, r);
 	if (o->precision_pct > 0)
@@ -217,12 +225,14 @@ static json_t *json_metric(const struct ab_metric_report *m, bool with_target)
 	json_put(o, "welch_df", json_real_or_null(c->welch_df));
 	json_put(o, "welch_p", json_real_or_null(c->welch_p));
 	json_put(o, "welch_p_holm", json_real_or_null(m->welch_p_holm));
+	json_put(o, "p_holm", json_real_or_null(m->p_holm));
 	json_put(o, "blocks", m->paired ? json_blocks(&m->blocks) : json_null());
 	json_put(o, "mwu_u", json_real_or_null(c->mwu_u));
 	json_put(o, "mwu_p", json_real_or_null(c->mwu_p));
 	json_put(o, "mwu_exact", json_boolean(c->mwu_exact));
 	json_put(o, "significant", json_boolean(m->significant));
-	stats_format_marker(marker, sizeof(marker), c->diff_pct, m->significant);
+	stats_format_marker(marker, sizeof(marker), m->paired ?
+			    m->blocks.diff_pct : c->diff_pct, m->significant);
 	json_put(o, "marker", json_text(marker));
 	json_put(o, "verdict", json_text(ab_verdict(m)));
 	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
@@ -368,8 +378,7 @@ void ab_print_markdown(FILE *out, const struct ab_report *r)
 				blocks ? m->blocks.diff_pct : c->diff_pct,
 				blocks ? m->blocks.diff_ci_lo_pct : c->diff_ci_lo_pct,
 				blocks ? m->blocks.diff_ci_hi_pct : c->diff_ci_hi_pct,
-				i < r->n_named ? m->welch_p_holm :
-				blocks ? m->blocks.p : c->welch_p,
+				m->p_holm,
 				ab_verdict(m));
 	}
 }

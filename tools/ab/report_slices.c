@@ -21,7 +21,12 @@ static bool il_significant(const struct il_report *r)
 
 const char *il_verdict(const struct il_report *r)
 {
-	if (!r->balance.balanced || (r->losses.checked && !r->losses.even))
+	/*
+	 * unbalanced kept pairs or losses, p < 0.05 unreachable, or an effect
+	 * diluted by carry-over
+	 */
+	if (!r->balance.balanced || (r->losses.checked && !r->losses.even) ||
+	    r->too_few_pairs || r->carry.found)
 		return "no verdict";
 	if (!il_significant(r))
 		return "~";
@@ -102,6 +107,14 @@ static void print_balance(FILE *out, const struct il_report *r)
 	if (!b->balanced)
 		fprintf(out, "NO VERDICT: the kept pairs are unbalanced: which pairs were dropped depended on the arm (flips toward one arm slower than --max-flip %.3g ms), so B vs A would carry the flips' own effect; raise --max-flip above both directions' flip times\n",
 			1e3 * r->il->max_flip_s);
+	if (r->compared)
+		fprintf(out, "order-adjusted (a steady drift cancels however uneven AB:BA): B vs A %+.2f%% [%+.2f%%, %+.2f%%], p %.3g\n",
+			stats_log_pct(r->adjusted.mean),
+			stats_log_pct(r->adjusted.ci_lo),
+			stats_log_pct(r->adjusted.ci_hi), r->adjusted.p);
+	if (r->too_few_pairs)
+		fprintf(out, "NO VERDICT: %zu pairs: the signed-rank test's p cannot go below 0.05 with fewer than %d\n",
+			r->test.n, STATS_SIGNED_RANK_MIN_PAIRS);
 }
 
 static void print_carry_over(FILE *out, const struct il_report *r)
@@ -119,7 +132,7 @@ static void print_carry_over(FILE *out, const struct il_report *r)
 			c->short_pct, c->short_pairs, slice_s, c->long_pct,
 			c->long_pairs, IL_LONG_FACTOR * slice_s, c->long_p);
 	if (c->found)
-		fprintf(out, "CARRY-OVER: the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
+		fprintf(out, "CARRY-OVER (no verdict): the effect changes with the time since a flip, so the arm before a flip still acts after it; use longer slices (--interleave %g) or discard the start of each (--settle %g)\n",
 			(c->long_checked && c->long_p < STATS_ALPHA / 2 ? IL_LONG_FACTOR : 2) * slice_s,
 			r->il->settle_s + slice_s / 2);
 	else if (!c->long_checked)
@@ -231,6 +244,10 @@ static json_t *json_metric(const struct il_report *r)
 	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
 	json_put(o, "marker", json_text(marker));
 	json_put(o, "verdict", json_text(il_verdict(r)));
+	json_put(o, "order_adjusted_pct", json_real_or_null(stats_log_pct(r->adjusted.mean)));
+	json_put(o, "order_adjusted_ci_pct", json_pair(stats_log_pct(r->adjusted.ci_lo),
+						       stats_log_pct(r->adjusted.ci_hi)));
+	json_put(o, "order_adjusted_p", json_real_or_null(r->adjusted.p));
 	json_put(o, "correlation", json_real_or_null(c->correlation));
 	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
 	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
@@ -264,8 +281,9 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
 	if (r->latency)
 		json_put(doc, "latency", ab_latency_json(r->latency));
-	json_put(doc, "ci_method", json_text("sign-flip-inverted"));
-	json_put(doc, "test", json_text("sign-flip"));
+	/* metric.signflip_p holds this test's p (the name is kept for scripts) */
+	json_put(doc, "ci_method", json_text("signed-rank-inverted"));
+	json_put(doc, "test", json_text("signed-rank"));
 	json_put(doc, "metric", json_metric(r));
 	obj = json_object();
 	json_put(obj, "pairs_ab", json_count(r->balance.pairs_ab));

@@ -53,6 +53,7 @@
 #include "rate.h"
 #include "stats_paired.h"
 #include "stats_signflip.h"
+#include "stats_robust.h"
 
 /* --max-flip's default: this fraction of DURATION */
 #define IL_MAX_FLIP_FRACTION 0.25
@@ -257,7 +258,7 @@ struct il_report {
 	/* arm A's kept slices made no progress: no percent exists to test */
 	bool no_progress;
 	struct stats_paired cmp;
-	/* the primary test: sign flips of 100 (b_i - a_i) / mean A */
+	/* the primary test, in percent: see fit below */
 	struct stats_signflip test;
 	struct il_balance balance;
 	struct il_carry_over carry;
@@ -280,6 +281,17 @@ struct il_report {
 	size_t a_slices_skipped;
 	const struct ab_latency_report *latency;	/* NULL: none reported */
 	struct ab_losses losses;	/* il_count_losses(); unchecked: none */
+	/*
+	 * --- The headline's analysis (stats_robust.h), filled by
+	 * il_build_report(). test above holds location's figures in
+	 * percent: mean is the Hodges-Lehmann estimate, p the signed-rank
+	 * p, the CI the test inverted; cmp.mde_pct is this test's MDE. ---
+	 */
+	struct stats_location location;	/* of the pairs' log ratios */
+	struct stats_order_fit fit;	/* the same, order- and drift-adjusted */
+	/* the order-adjusted mean of the log ratios and its exact test */
+	struct stats_signflip adjusted;
+	bool too_few_pairs;	/* p < 0.05 not reachable: no verdict */
 };
 
 /*

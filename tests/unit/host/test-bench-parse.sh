@@ -71,8 +71,8 @@ check "real ab JSON: the unpaired MDE is a number" \
 	is_number "unpaired MDE" "$(json_num "$scratch/real-unpaired" mde_pct)"
 check "real ab JSON: the paired MDE is a number" \
 	is_number "paired MDE" "$(json_num "$scratch/real-paired" mde_pct)"
-check "real ab JSON: 8 runs per arm, 8 blocks (one A and one B run each)" \
-	equal "n" "$(json_num "$scratch/real-unpaired" n) $(json_num "$scratch/real-paired" n)" "8 8"
+check "real ab JSON: 8 runs per arm, 4 ABBA blocks (two A and two B runs each)" \
+	equal "n" "$(json_num "$scratch/real-unpaired" n) $(json_num "$scratch/real-paired" n)" "8 4"
 
 # Wilson's and Clopper-Pearson's 95% intervals (Clopper-Pearson for 0 of n
 # is [0, 1 - 0.025^(1/n)]; for 3 of 60 and 1 of 20, R's binom.test).
