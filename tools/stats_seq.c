@@ -12,6 +12,8 @@
 #define COLUMNS 4
 /* shrinks each coefficient of the adjustment toward 0 by this much */
 #define RIDGE 0.1
+/* pairs per column before an adjustment may be used: fewer fit noise */
+#define FIT_PAIRS_PER_COLUMN 4
 
 /* 2 log(1/alpha) + log(1 + 1/k) = 1/k, by bisection (the left side minus
  * the right rises with k). */
@@ -158,7 +160,8 @@ static void test_add(struct stats_seq_test *t, const double *x, double d,
 	double past_mean = t->seen ? t->seen_sum / (double)t->seen : 0;
 
 	/* adjust only while the fit has predicted the past pairs better */
-	adjusted = t->sse_adjusted < t->sse_raw ? d - f : d;
+	adjusted = t->seen >= FIT_PAIRS_PER_COLUMN * columns(t->adjust) &&
+		t->sse_adjusted < t->sse_raw ? d - f : d;
 	t->sse_raw += (d - past_mean) * (d - past_mean);
 	t->sse_adjusted += (d - f - past_mean) * (d - f - past_mean);
 	t->seen++;

@@ -233,8 +233,8 @@ static void test_aa(void **state)
 	static const struct scenario cases[] = {
 		{ .name = "normal, raw", .adjust = STATS_SEQ_RAW },
 		{ .name = "normal", .adjust = STATS_SEQ_ORDER },
-		{ .name = "drift 1%/slice, raw", .drift = 0.01, .adjust = STATS_SEQ_RAW },
-		{ .name = "drift 1%/slice", .drift = 0.01, .adjust = STATS_SEQ_ORDER },
+		{ .name = "drift 3%/slice, raw", .drift = 0.03, .adjust = STATS_SEQ_RAW },
+		{ .name = "drift 3%/slice", .drift = 0.03, .adjust = STATS_SEQ_ORDER },
 		{ .name = "random walk 1%", .walk = 0.01, .adjust = STATS_SEQ_ORDER },
 		{ .name = "t3 + 2% halved slices", .t_df = 3, .spike = 0.02,
 		  .adjust = STATS_SEQ_ORDER },
