@@ -155,13 +155,14 @@ static void print(const struct scenario *sc, struct outcome *out)
 	stats_wilson(out->ever_effect, RUNS, &lo, &hi);
 	printf("seq %-28s effect %+4.1f%%: ever outside 0 %5.1f%% [%4.1f%%, %4.1f%%]"
 	       " | ended: effect %5.1f%% wrong side %4.1f%% within +-T %5.1f%%"
-	       " limit %5.1f%% | pairs median %3lu p90 %3lu | variance -%4.1f%%"
-	       " | covariate refused %5.1f%%\n",
+	       " limit %5.1f%% | pairs median %3lu p90 %3lu | variance removed"
+	       " %5.1f%% | covariate refused %5.1f%%\n",
 	       sc->name, 100 * sc->effect, 100.0 * out->ever_effect / RUNS,
 	       100 * lo, 100 * hi, 100.0 * out->effect / RUNS,
 	       100.0 * out->wrong_side / RUNS, 100.0 * out->within / RUNS,
 	       100.0 * out->limit / RUNS, pairs_at(out, 0.5), pairs_at(out, 0.9),
 	       100 * out->reduction, 100.0 * out->refused / RUNS);
+	fflush(stdout);		/* before cmocka's lines */
 }
 
 static void test_by_hand(void **state)
