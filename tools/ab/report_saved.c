@@ -7,6 +7,7 @@
  * in both; with --plot, an interleaved A/B's picture (plot.h).
  */
 #include "ab.h"
+#include "export.h"
 #include "load.h"
 #include "plot.h"
 #include "summary.h"
@@ -36,6 +37,11 @@ static void report_usage(FILE *out)
 	      "      --noheadings      tables without their header line\n"
 	      "      --output COLUMNS  only these columns of the tables, in this\n"
 	      "                        order (names: COLUMNS in vmpctl(1))\n"
+	      "      --export-json FILE      the report also as JSON in FILE\n"
+	      "      --export-csv FILE       ... as CSV\n"
+	      "      --export-markdown FILE  ... as a Markdown table\n"
+	      "      --export-benchstat FILE  every run (kept slice) in Go's benchmark\n"
+	      "                        format, as vmpctl ab --export-benchstat\n"
 	      "      --plot OUT        also draw an interleaved A/B to OUT.png or\n"
 	      "                        OUT.svg: slices over time, the pairs'\n"
 	      "                        differences, the effect by time since the flip\n"
@@ -101,6 +107,16 @@ static int slices_figures(const struct ab_saved *saved, const struct il_report *
 	return 0;
 }
 
+static int print_runs_as(FILE *out, const void *report, enum ab_format format)
+{
+	return ab_print_as(out, report, format);
+}
+
+static int print_slices_as(FILE *out, const void *report, enum ab_format format)
+{
+	return il_print_as(out, report, format);
+}
+
 /*
  * Prints saved's own report (print: with out non-NULL) and takes its
  * figures. 0 or the exit status, the reason printed.
@@ -120,6 +136,11 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 			r.seed = saved->opts.seed;
 			r.elapsed_s = saved->elapsed_s;
 			err = out ? il_print_as(out, &r, r.opts->format) : 0;
+			if (!err && out &&
+			    (ab_write_exports(&saved->opts, print_slices_as, &r) ||
+			     ab_write_benchstat(&saved->opts, saved->knob_label, NULL, 0,
+						&saved->il)))
+				return EXIT_CHECK_FAILED;
 			if (!err)
 				err = slices_figures(saved, &r, f);
 		}
@@ -133,6 +154,11 @@ static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
 			r.knob_path = saved->knob_label;
 			r.seed = saved->opts.seed;
 			err = out ? ab_print_as(out, &r, r.opts->format) : 0;
+			if (!err && out &&
+			    (ab_write_exports(&saved->opts, print_runs_as, &r) ||
+			     ab_write_benchstat(&saved->opts, saved->knob_label, saved->runs,
+						saved->n_runs, NULL)))
+				return EXIT_CHECK_FAILED;
 			if (!err)
 				err = runs_figures(saved, &r, f);
 		}
@@ -289,6 +315,10 @@ int cmd_ab_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "export-json", required_argument, NULL, 'J' },
+		{ "export-csv", required_argument, NULL, 'C' },
+		{ "export-markdown", required_argument, NULL, 'M' },
+		{ "export-benchstat", required_argument, NULL, 'G' },
 		TABLE_FORMAT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -297,6 +327,7 @@ int cmd_ab_report(int argc, char **argv)
 	struct ab_saved now, base;
 	enum ab_format format = AB_FORMAT_TABLE;
 	const char *baseline = NULL, *plot = NULL;
+	const char *exports[4] = { NULL };	/* json, csv, markdown, benchstat */
 	int c, rc, option;
 
 	optind = 0;
@@ -313,6 +344,18 @@ int cmd_ab_report(int argc, char **argv)
 			break;
 		case 'P':
 			plot = optarg;
+			break;
+		case 'J':
+			exports[0] = optarg;
+			break;
+		case 'C':
+			exports[1] = optarg;
+			break;
+		case 'M':
+			exports[2] = optarg;
+			break;
+		case 'G':
+			exports[3] = optarg;
 			break;
 		case TABLE_OPTION:
 			if (table_format_option("ab report", longopts[option].name,
@@ -338,6 +381,10 @@ int cmd_ab_report(int argc, char **argv)
 	if (rc)
 		return rc;
 	now.opts.format = format;
+	now.opts.export_json = exports[0];
+	now.opts.export_csv = exports[1];
+	now.opts.export_markdown = exports[2];
+	now.opts.export_benchstat = exports[3];
 	rc = analyse(&now, stdout, &cur);
 	if (!rc && plot)
 		rc = ab_plot_saved(&now, plot);
