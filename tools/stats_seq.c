@@ -52,51 +52,83 @@ static double boundary(double n, double a, double rho, double c, double u)
 	return n * u - (a + u) * (c + log((a + u) / rho));
 }
 
-/* The hull of the confidence set of mu, within +-log(STATS_SEQ_RATIO_MAX). */
-static void confidence_hull(struct stats_seq_test *t, double rho, double alpha)
+/* The u > peak where R comes back to 0 (R falls there); INFINITY past 1e300. */
+static double far_root(double n, double a, double rho, double c, double peak)
 {
-	double n = (double)t->n, c = 2 * log(1 / alpha);
-	double mean = t->sum / n, edge = log(STATS_SEQ_RATIO_MAX);
-	double a = fmax(t->sum_sq - t->sum * mean, 0) + rho;
-	/* R is largest where A + u = rho exp(n - 1 - c), R = u - (n - 1) A */
-	double log_peak = log(rho) + n - 1 - c, peak, lo, hi, half;
-	double reach[2] = { mean + edge, edge - mean };	/* to each edge */
-	bool open[2] = { true, true };
+	double lo = peak, hi = 2 * peak + a;
 
-	t->estimate = mean;
-	t->lo = -INFINITY;
-	t->hi = INFINITY;
-	if (log_peak > 700)
-		log_peak = 700;
-	peak = exp(log_peak) - a;
-	if (peak <= 0 || peak - (n - 1) * a <= 0)
-		return;		/* nothing is rejected yet */
-	lo = 0;
-	hi = fmin(a, peak);
-	while (hi < peak && boundary(n, a, rho, c, hi) < 0) {
+	while (boundary(n, a, rho, c, hi) >= 0) {
 		lo = hi;
-		hi = fmin(2 * hi, peak);
+		hi *= 2;
+		if (hi > 1e300)
+			return INFINITY;
 	}
 	for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (boundary(n, a, rho, c, mid) < 0)
+		if (boundary(n, a, rho, c, mid) >= 0)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	half = sqrt(lo / n);
-	for (int side = 0; side < 2; side++) {
-		double u = n * reach[side] * reach[side];
+	return lo;
+}
 
-		/* past the peak R falls again: a far tail up to the edge */
-		open[side] = half >= reach[side] ||
-			(u > peak && boundary(n, a, rho, c, u) < 0);
+/* Whether the one-sign e-process alone can reach 1 / alpha: 2^(n-1) w big. */
+static bool sign_rule_on(size_t n, double alpha)
+{
+	return n && (double)(n - 1) * log(2) + log(STATS_SEQ_SIGN_WEIGHT) >=
+		log(1 / alpha);
+}
+
+/*
+ * The hull of the confidence set of mu: the mixture's set at 1 / (alpha
+ * w), w = 1 - STATS_SEQ_SIGN_WEIGHT (a central interval, and far tails
+ * where V outgrows S) and, once the one-sign rule is on, within the range
+ * of the adjusted d.
+ */
+static void confidence_hull(struct stats_seq_test *t, double rho, double alpha)
+{
+	double n = (double)t->n;
+	double c = 2 * log(1 / (alpha * (1 - STATS_SEQ_SIGN_WEIGHT)));
+	double mean = t->sum / n;
+	double a = fmax(t->sum_sq - t->sum * mean, 0) + rho;
+	/* R is largest where A + u = rho exp(n - 1 - c), R = u - (n - 1) A */
+	double log_peak = log(rho) + n - 1 - c, peak, lo, hi;
+	double half = INFINITY, far = INFINITY;	/* from the mean */
+	bool ranged = sign_rule_on(t->n, alpha);
+
+	t->estimate = mean;
+	peak = log_peak > 690 ? INFINITY : exp(log_peak) - a;
+	if (peak > 0 && (isinf(peak) || peak - (n - 1) * a > 0)) {
+		lo = 0;
+		hi = isinf(peak) ? a : fmin(a, peak);
+		while (boundary(n, a, rho, c, hi) < 0) {
+			lo = hi;
+			hi = isinf(peak) ? 2 * hi : fmin(2 * hi, peak);
+		}
+		for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
+			double mid = (lo + hi) / 2;
+
+			if (boundary(n, a, rho, c, mid) < 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		half = sqrt(lo / n);
+		if (!isinf(peak))
+			far = sqrt(far_root(n, a, rho, c, peak) / n);
 	}
-	if (!open[0])
-		t->lo = mean - half;
-	if (!open[1])
-		t->hi = mean + half;
+	/* a far tail that starts inside the range keeps the range's end */
+	if (!ranged) {
+		t->lo = isinf(far) ? mean - half : -INFINITY;
+		t->hi = isinf(far) ? mean + half : INFINITY;
+		return;
+	}
+	t->lo = isfinite(far) && mean - far > t->min ? t->min :
+		fmax(mean - half, t->min);
+	t->hi = isfinite(far) && mean + far < t->max ? t->max :
+		fmin(mean + half, t->max);
 }
 
 static void test_init(struct stats_seq_test *t, enum stats_seq_adjust adjust)
@@ -156,7 +188,7 @@ static void fit(struct stats_seq_test *t, const double *x, double d)
 static void test_add(struct stats_seq_test *t, const double *x, double d,
 		     bool tuning, double rho, double alpha)
 {
-	double f = adjustment(t, x), adjusted;
+	double f = adjustment(t, x), adjusted, log_m, log_e;
 	double past_mean = t->seen ? t->seen_sum / (double)t->seen : 0;
 
 	/* adjust only while the fit has predicted the past pairs better */
@@ -169,12 +201,20 @@ static void test_add(struct stats_seq_test *t, const double *x, double d,
 	fit(t, x, d);
 	if (tuning)
 		return;
+	t->min = t->n ? fmin(t->min, adjusted) : adjusted;
+	t->max = t->n ? fmax(t->max, adjusted) : adjusted;
 	t->n++;
 	t->sum += adjusted;
 	t->sum_sq += adjusted * adjusted;
-	t->log_m_max = fmax(t->log_m_max,
-			    0.5 * log(rho / (t->sum_sq + rho)) +
-			    t->sum * t->sum / (2 * (t->sum_sq + rho)));
+	log_m = 0.5 * log(rho / (t->sum_sq + rho)) +
+		t->sum * t->sum / (2 * (t->sum_sq + rho));
+	log_e = log1p(-STATS_SEQ_SIGN_WEIGHT) + log_m;
+	if (t->min > 0 || t->max < 0) {	/* every adjusted d on one side of 0 */
+		double log_k = log(STATS_SEQ_SIGN_WEIGHT) + (double)(t->n - 1) * log(2);
+
+		log_e = fmax(log_e, log_k) + log1p(exp(-fabs(log_e - log_k)));
+	}
+	t->log_e_max = fmax(t->log_e_max, log_e);
 	confidence_hull(t, rho, alpha);
 }
 
@@ -208,6 +248,7 @@ int stats_seq_add(struct stats_seq *s, const struct stats_seq_pair *p)
 	double o = p->b_second ? 1 : -1, d, dc = 0, x[COLUMNS];
 	bool tuning = s->pairs < STATS_SEQ_TUNING_PAIRS;
 	double half = 0.75 * s->target_hi;
+	double mixture_alpha = s->alpha * (1 - STATS_SEQ_SIGN_WEIGHT);
 	const struct stats_seq_test *r;
 
 	if (!(p->a > 0 && p->b > 0) ||
@@ -228,10 +269,10 @@ int stats_seq_add(struct stats_seq *s, const struct stats_seq_pair *p)
 	}
 	s->pairs++;
 	if (s->pairs == STATS_SEQ_TUNING_PAIRS + 1) {
-		s->rho = mixing_rho(s->alpha, tuning_variance(s->tuning_sum,
+		s->rho = mixing_rho(mixture_alpha, tuning_variance(s->tuning_sum,
 							      s->tuning_sum_sq),
 				    half);
-		s->balance_rho = mixing_rho(s->alpha,
+		s->balance_rho = mixing_rho(mixture_alpha,
 					    tuning_variance(s->cov_tuning_sum,
 							    s->cov_tuning_sum_sq),
 					    half);
@@ -267,7 +308,7 @@ void stats_seq_result(const struct stats_seq *s, double *diff_pct,
 	*diff_pct = to_pct(r->estimate);
 	*lo_pct = to_pct(r->lo);
 	*hi_pct = to_pct(r->hi);
-	*p_always = fmin(1, exp(-r->log_m_max));
+	*p_always = fmin(1, exp(-r->log_e_max));
 }
 
 double stats_seq_variance_reduction(const struct stats_seq *s)

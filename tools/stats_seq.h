@@ -20,22 +20,25 @@
  * every pair at once (Robbins 1970; Howard et al. 2021). The variance is
  * no estimate: V, the sum of squares itself, scales the test.
  *  - Mixing: at the intrinsic time m = V the boundary on |S| is
- *    sqrt((m + rho) (2 log(1/alpha) + log(1 + m / rho))); rho = k m with
- *    the k that makes it smallest (k solves 2 log(1/alpha) + log(1 + 1/k)
- *    = 1/k: 0.122 at alpha 0.05). m = n sigma^2 for the n pairs at which
- *    the interval's half-width comes to 3/4 of --target, sigma^2 the
+ *    sqrt((m + rho) (2 log(1/a) + log(1 + m / rho))), a the mixture's
+ *    level below; rho = k m with the k that makes it smallest (k solves
+ *    2 log(1/a) + log(1 + 1/k) = 1/k: 0.122 at a = 0.05). m = n sigma^2
+ *    for the n pairs at which the interval's half-width comes to 3/4 of
+ *    --target, sigma^2 the
  *    sample variance of d over the first STATS_SEQ_TUNING_PAIRS pairs;
  *    those only tune (rho, the regression below) and the test counts
  *    from the pair after them.
- *  - Interval: the confidence set is a central interval around the mean
- *    and, while few pairs are in, far tails where V outgrows S; the mu
- *    are taken within a factor STATS_SEQ_RATIO_MAX either way and the
- *    printed interval is the hull of the set there (infinite when it
- *    reaches the edge).
- *  - Stop rules: EFFECT when the interval excludes 0 (p_always < alpha);
- *    WITHIN_TARGET when it lies inside (1 - T, 1 + T) as a ratio, "no
- *    difference larger than T". Each errs with chance at most alpha; the
- *    time limit is the caller's.
+ *  - Interval: the mixture's confidence set is a central interval around
+ *    the mean and, while few pairs are in, far tails where V outgrows S
+ *    (the boundary gives up on huge mu). Beside it runs a one-sign
+ *    e-process: K = 2^(n-1) while every d - mu has had the same sign (a
+ *    fair coin each), else 0. The test is their average E = (1 - w) M +
+ *    w K, w = STATS_SEQ_SIGN_WEIGHT, an e-process too, rejected at E >=
+ *    1 / alpha; so the mixture's set is taken at 1 / ((1 - w) alpha),
+ *    and once w 2^(n-1) >= 1 / alpha (9 pairs at alpha 0.05) it is cut
+ *    to the range of the d. The printed interval is the hull of what is
+ *    left (infinite while a far tail is in); p_always = min(1, 1 / max E
+ *    at mu = 0).
  *  - Variance reduction, with the same guarantee: d is adjusted by
  *    d' = d - f, f = b1 o + b2 o g_prev + b3 dc, fitted by least squares
  *    (exponential forgetting, half-life STATS_SEQ_HALF_LIFE pairs) on the
@@ -63,7 +66,7 @@
 
 #define STATS_SEQ_TUNING_PAIRS 4
 #define STATS_SEQ_HALF_LIFE 64.0
-#define STATS_SEQ_RATIO_MAX 10.0
+#define STATS_SEQ_SIGN_WEIGHT 0.125
 
 enum stats_seq_verdict {
 	STATS_SEQ_RUNNING,
@@ -96,7 +99,9 @@ struct stats_seq_test {
 	size_t n;		/* pairs tested (after the tuning ones) */
 	double sum;		/* of the adjusted d */
 	double sum_sq;
-	double log_m_max;	/* largest log M at mu = 0 so far */
+	double log_e_max;	/* largest log E at mu = 0 so far */
+	double min;		/* of the adjusted d */
+	double max;
 	double estimate;	/* mean adjusted d, log ratio */
 	double lo;		/* the interval, log ratio; +-INFINITY: unbounded */
 	double hi;

@@ -170,7 +170,9 @@ static void test_by_hand(void **state)
 	struct stats_seq s;
 	struct stats_seq_pair p = { .a = 100, .b = 100 };
 	const double d[] = { 0.01, -0.02, 0.03, 0.00, 0.02, 0.01, -0.01, 0.04 };
-	double sum = 0, sum_sq = 0, diff, lo, hi, p_always, log_m_max = 0, rho;
+	double sum = 0, sum_sq = 0, diff, lo, hi, p_always, log_e_max = 0, rho;
+	bool one_sign = true;
+	int tested = 0;
 
 	(void)state;
 	assert_int_equal(stats_seq_init(&s, 0, 0.05, STATS_SEQ_RAW), -EINVAL);
@@ -192,28 +194,61 @@ static void test_by_hand(void **state)
 		if (i >= STATS_SEQ_TUNING_PAIRS) {
 			sum += d[i];
 			sum_sq += d[i] * d[i];
-			log_m_max = fmax(log_m_max,
-					 0.5 * log(s.rho / (sum_sq + s.rho)) +
-					 sum * sum / (2 * (sum_sq + s.rho)));
+			/* E = 7/8 M + 1/8 2^(n-1) while every d is above 0 */
+			one_sign = one_sign && d[i] > 0;
+			tested++;
+			log_e_max = fmax(log_e_max, log(0.875 * sqrt(s.rho / (sum_sq + s.rho)) *
+							exp(sum * sum / (2 * (sum_sq + s.rho))) +
+							(one_sign ? 0.125 * pow(2, tested - 1) : 0)));
 		}
 		if (i < STATS_SEQ_TUNING_PAIRS)
 			assert_true(s.verdict == STATS_SEQ_RUNNING);
 	}
 	rho = s.rho;
-	/* rho = k m: k = 0.126 at alpha 0.05, m from the tuning pairs' spread */
+	/* rho = k m, k from the mixture's level, m from the tuning pairs' spread */
 	{
 		double mean = 0.02 / 4, var = (0.0014 - 4 * mean * mean) / 3;
-		double k = 0.121773, c = 2 * log(20);
+		double c = 2 * log(1 / (0.05 * 0.875)), lo_k = 1e-6, hi_k = 10, k;
+
+		for (int i = 0; i < 100; i++) {
+			k = (lo_k + hi_k) / 2;
+			if (c + log1p(1 / k) > 1 / k)
+				hi_k = k;
+			else
+				lo_k = k;
+		}
 		double m = (1 + k) * (c + log1p(1 / k)) * var * var /
 			pow(0.75 * log1p(0.02), 2);
 
 		assert_true(fabs(rho / (k * m) - 1) < 1e-3);
 	}
 	stats_seq_result(&s, &diff, &lo, &hi, &p_always);
-	assert_true(fabs(p_always - fmin(1, exp(-log_m_max))) < 1e-12);
+	assert_true(fabs(p_always - fmin(1, exp(-log_e_max))) < 1e-12);
 	assert_true(fabs(diff - 100 * expm1(sum / 4)) < 1e-9);
 	/* 4 pairs cannot bound the interval: a ratio from 0 to infinity */
 	assert_true(lo == -100 && isinf(hi));
+
+	/*
+	 * Every tested d above 0 but spread too wide for the mixture: the
+	 * one-sign e-process, 1/8 2^(n-1), reaches 20 at the 9th, and the
+	 * interval is cut to the d's range.
+	 */
+	assert_int_equal(stats_seq_init(&s, 2, 0.05, STATS_SEQ_RAW), 0);
+	for (size_t i = 0; i < STATS_SEQ_TUNING_PAIRS + 9; i++) {
+		size_t k = i < STATS_SEQ_TUNING_PAIRS ? i : i - STATS_SEQ_TUNING_PAIRS;
+
+		p.b = 100 * exp(i < STATS_SEQ_TUNING_PAIRS ? 0.1 * (i % 2 ? 1 : -1) :
+				0.05 * (double)(1 + (k * 5) % 9));
+		p.b_second = i % 2;
+		assert_int_equal(stats_seq_add(&s, &p), 0);
+		if (i == STATS_SEQ_TUNING_PAIRS + 7)
+			assert_int_equal(s.verdict, STATS_SEQ_RUNNING);
+	}
+	assert_int_equal(s.verdict, STATS_SEQ_EFFECT);
+	assert_true(fabs(s.tests[STATS_SEQ_RAW].lo - 0.05) < 1e-12 &&
+		    fabs(s.tests[STATS_SEQ_RAW].hi - 0.45) < 1e-12);
+	stats_seq_result(&s, &diff, &lo, &hi, &p_always);
+	assert_true(p_always <= 0.05 && p_always > 0.02);
 
 	/* B 10% faster in every pair, with 1% noise: an effect, soon */
 	assert_int_equal(stats_seq_init(&s, 2, 0.05, STATS_SEQ_ORDER), 0);

@@ -477,6 +477,11 @@ static void print_sequential(FILE *out, const struct ab_options *o,
 	else
 		snprintf(why, sizeof(why), "%s", end->out_of_time ?
 			 "the time limit (--max-time)" : "the command's end");
+	if (!q->tests[q->reported].n) {
+		fprintf(out, "sequential: ended by %s after %zu pairs, before any was tested (the first %d tune the test)\n",
+			why, q->pairs, STATS_SEQ_TUNING_PAIRS);
+		return;
+	}
 	stats_seq_result(q, &diff, &lo, &hi, &p);
 	fprintf(out, "sequential: ended by %s after %zu pairs: B %+.2f%%, always-valid 95%% CI [%+.2f%%, %+.2f%%], p %.3g; order and drift took %.0f%% of the variance\n",
 		why, q->pairs, diff, lo, hi, p,
