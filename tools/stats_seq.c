@@ -119,12 +119,12 @@ static void confidence_hull(struct stats_seq_test *t, double rho, double alpha)
 		if (!isinf(peak))
 			far = sqrt(far_root(n, a, rho, c, peak) / n);
 	}
-	/* a far tail that starts inside the range keeps the range's end */
 	if (!ranged) {
 		t->lo = isinf(far) ? mean - half : -INFINITY;
 		t->hi = isinf(far) ? mean + half : INFINITY;
 		return;
 	}
+	/* a far tail that starts inside the range keeps the range's end */
 	t->lo = isfinite(far) && mean - far > t->min ? t->min :
 		fmax(mean - half, t->min);
 	t->hi = isfinite(far) && mean + far < t->max ? t->max :
