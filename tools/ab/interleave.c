@@ -60,6 +60,7 @@ struct il_run {
 	bool out_of_time;
 	struct stats_seq seq;	/* --sequential: fed every kept pair */
 	size_t seq_fed;
+	bool seq_stopped;	/* its answer ended the run */
 	/* --preset or a regex: the command's own lines */
 	struct ab_line_source lines;
 	/* --counter: read after each flip, settle and half slice, and before a flip */
@@ -373,8 +374,10 @@ static bool enough_pairs(struct il_run *run)
 	struct il_pair_counts counts;
 	struct il_report report;
 
-	if (o->sequential)
-		return sequential_answer(run);
+	if (o->sequential) {
+		run->seq_stopped = sequential_answer(run);
+		return run->seq_stopped;
+	}
 	il_count_pairs(&run->s->il, &counts);
 	if (counts.kept < o->runs)
 		return false;
@@ -533,6 +536,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		.precision_reached = run.precision_reached,
 		.command_ended = !res.ended,
 		.sequential = run.seq,
+		.sequential_stopped = run.seq_stopped,
 	};
 	if (stop_requested())
 		err = -EINTR;

@@ -469,9 +469,9 @@ static void print_sequential(FILE *out, const struct ab_options *o,
 	double diff, lo, hi, p;
 	char why[64];
 
-	if (q->verdict == STATS_SEQ_EFFECT)
+	if (end->sequential_stopped && q->verdict == STATS_SEQ_EFFECT)
 		snprintf(why, sizeof(why), "an effect");
-	else if (q->verdict == STATS_SEQ_WITHIN_TARGET)
+	else if (end->sequential_stopped && q->verdict == STATS_SEQ_WITHIN_TARGET)
 		snprintf(why, sizeof(why), "no difference larger than %g%%",
 			 o->target_pct);
 	else

@@ -30,6 +30,7 @@ struct ab_interleave_end {
 	bool precision_reached;
 	bool command_ended;	/* by itself, before ab had its pairs */
 	struct stats_seq sequential;	/* --sequential */
+	bool sequential_stopped;	/* ... its answer ended the run */
 };
 
 struct ab_session {

@@ -47,6 +47,7 @@ check "B 10% faster: the always-valid CI excludes 0 ($line)" \
 seq_run 100 5% 60
 check "A/A: ended by no difference larger than 5% ($line)" \
 	starts "$line" "sequential: ended by no difference larger than 5% after "
+check "A/A: well before -T 60 (${took} s)" [ "$took" -lt 30 ]
 check "A/A: the CI lies inside +-5% ($line)" \
 	grep -Eq '^sequential: .* CI \[-[0-4]\.[0-9]+%, \+[0-4]\.[0-9]+%\]' "$scratch/out"
 
