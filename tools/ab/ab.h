@@ -73,6 +73,7 @@ struct ab_options {
 	unsigned int long_every;	/* --interleave: every such pair long; 0 none */
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
+	bool sequential;		/* --sequential: stop on the always-valid interval */
 	bool ignore_failure;		/* a failed run drops its block, no more */
 	const char *restore_path;	/* --restore: put that knob back, no A/B */
 	const char *export_json;	/* --export-*: the report also there */

@@ -17,6 +17,7 @@
 #include "save.h"
 #include "signals.h"
 #include "stats_paired.h"
+#include "stats_seq.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,6 +58,9 @@ struct il_run {
 	size_t long_intervals;	/* in a row, longer than half a slice */
 	bool precision_reached;
 	bool out_of_time;
+	struct stats_seq seq;	/* --sequential: fed every kept pair */
+	size_t seq_fed;
+	bool seq_stopped;	/* its answer ended the run */
 	/* --preset or a regex: the command's own lines */
 	struct ab_line_source lines;
 	/* --counter: read after each flip, settle and half slice, and before a flip */
@@ -326,13 +330,54 @@ static void show_pairs(struct il_run *run)
 		show_status(run);
 }
 
-/* Whether the kept pairs are enough: --runs, and --until-precision. */
+/* The kept pairs not fed yet, into the sequential test. */
+struct seq_feed {
+	struct stats_seq *seq;
+	size_t kept;		/* kept pairs seen */
+	size_t fed;		/* ... already fed before */
+	int err;
+};
+
+static void feed_pair(const struct interleave *il, size_t first,
+		      enum il_fate f0, enum il_fate f1, void *arg)
+{
+	struct seq_feed *f = arg;
+	const struct il_slice *x = &il->slices[first], *y = &il->slices[first + 1];
+	struct stats_seq_pair p = { .b_second = y->arm == AB_ARM_B };
+
+	if (f0 != IL_KEPT || f1 != IL_KEPT || f->kept++ < f->fed || f->err)
+		return;
+	p.a = il_slice_rate(p.b_second ? x : y);
+	p.b = il_slice_rate(p.b_second ? y : x);
+	f->err = stats_seq_add(f->seq, &p);
+}
+
+/* --sequential: whether the always-valid interval has an answer. */
+static bool sequential_answer(struct il_run *run)
+{
+	struct seq_feed f = { .seq = &run->seq, .fed = run->seq_fed };
+
+	il_each_final_pair(&run->s->il, feed_pair, &f);
+	run->seq_fed = f.kept;
+	if (f.err) {
+		vmpctl_error("ab: --sequential: a kept slice's rate is not above 0, no log ratio: check what the rate lines report");
+		run->error = f.err;
+		return true;
+	}
+	return run->seq.verdict != STATS_SEQ_RUNNING;
+}
+
+/* Whether the kept pairs are enough: --runs, --until-precision, --sequential. */
 static bool enough_pairs(struct il_run *run)
 {
 	const struct ab_options *o = &run->s->opts;
 	struct il_pair_counts counts;
 	struct il_report report;
 
+	if (o->sequential) {
+		run->seq_stopped = sequential_answer(run);
+		return run->seq_stopped;
+	}
 	il_count_pairs(&run->s->il, &counts);
 	if (counts.kept < o->runs)
 		return false;
@@ -456,6 +501,12 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	s->il.split = s->opts.split_intervals;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
+	if (s->opts.sequential &&
+	    stats_seq_init(&run.seq, s->opts.target_pct, STATS_ALPHA, STATS_SEQ_ORDER)) {
+		vmpctl_error("ab: --sequential: --target %g%% is not below 100%%",
+			     s->opts.target_pct);
+		return -EINVAL;
+	}
 	if (stop_requested())
 		return -EINTR;
 	run.started = monotonic_s();
@@ -477,12 +528,16 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	ab_status_clear(&run.status);
 	show_new_pairs(&run);
 	ab_save_slices(s, true);
+	if (s->opts.sequential)
+		sequential_answer(&run);	/* the pairs the command's end made final */
 	s->il_end = (struct ab_interleave_end){
 		.elapsed_s = monotonic_s() - run.started,
 		.lines_invalid = run.lines_invalid,
 		.out_of_time = run.out_of_time,
 		.precision_reached = run.precision_reached,
 		.command_ended = !res.ended,
+		.sequential = run.seq,
+		.sequential_stopped = run.seq_stopped,
 	};
 	if (stop_requested())
 		err = -EINTR;

@@ -40,6 +40,8 @@ static void ab_usage(FILE *out)
 		"  -p, --until-precision X%%  add blocks until the difference's 95%% CI\n"
 		"                            half-width is below X%%\n"
 		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
+		"      --sequential          --interleave: stop when an always-valid 95%% CI\n"
+		"                            excludes 0 or lies within +-X%% (--target)\n"
 		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled): a\n"
 		"                            file, sysfs value or [list], sysctl or cgroup file\n"
 		"  -S, --switch CMD          no knob: enter an arm by running 'CMD VALUE'\n"
@@ -295,6 +297,7 @@ static const struct ab_option ab_option_table[] = {
 	{ "until-precision", 'p', AB_ARG_PERCENT, AB_FIELD(precision_pct), 0, 0,
 	  false, NULL },
 	{ "max-time", 'T', AB_ARG_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
+	{ "sequential", 0, AB_ARG_TRUE, AB_FIELD(sequential), 0, 0, false, NULL },
 	{ "knob", 'k', AB_ARG_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
 	{ "switch", 'S', AB_ARG_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
 	{ "a", 'a', AB_ARG_SET, 0, 0, 0, true, set_value_a },
@@ -514,8 +517,14 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		if (!p.direction_given)
 			opts->higher_is_better = true;
 	}
+	if (opts->sequential && (!(opts->interleave_s > 0) || !(opts->target_pct > 0) ||
+				 opts->precision_pct > 0)) {
+		vmpctl_error("ab: --sequential needs --interleave and --target X%% (its stop rule), and replaces --until-precision");
+		return PARSE_USAGE;
+	}
 	if (opts->max_time_s < 0)
-		opts->max_time_s = opts->precision_pct > 0 ? AB_MAX_TIME_DEFAULT : 0;
+		opts->max_time_s = opts->precision_pct > 0 || opts->sequential ?
+			AB_MAX_TIME_DEFAULT : 0;
 	if (ab_source_finish_options(&opts->source, opts->interleave_s,
 				     opts->max_time_s, optind < argc))
 		return PARSE_USAGE;

@@ -431,6 +431,33 @@ static int print_slices_as(FILE *out, const void *report, enum ab_format format)
 	return il_print_as(out, report, format);
 }
 
+/* --sequential: what ended the run, and the always-valid interval. */
+static void print_sequential(FILE *out, const struct ab_options *o,
+			     const struct ab_interleave_end *end)
+{
+	const struct stats_seq *q = &end->sequential;
+	double diff, lo, hi, p;
+	char why[64];
+
+	if (end->sequential_stopped && q->verdict == STATS_SEQ_EFFECT)
+		snprintf(why, sizeof(why), "an effect");
+	else if (end->sequential_stopped && q->verdict == STATS_SEQ_WITHIN_TARGET)
+		snprintf(why, sizeof(why), "no difference larger than %g%%",
+			 o->target_pct);
+	else
+		snprintf(why, sizeof(why), "%s", end->out_of_time ?
+			 "the time limit (--max-time)" : "the command's end");
+	if (!q->tests[q->reported].n) {
+		fprintf(out, "sequential: ended by %s after %zu pairs, before any was tested (the first %d tune the test)\n",
+			why, q->pairs, STATS_SEQ_TUNING_PAIRS);
+		return;
+	}
+	stats_seq_result(q, &diff, &lo, &hi, &p);
+	fprintf(out, "sequential: ended by %s after %zu pairs: B %+.2f%%, always-valid 95%% CI [%+.2f%%, %+.2f%%], p %.3g; order and drift took %.0f%% of the variance\n",
+		why, q->pairs, diff, lo, hi, p,
+		100 * stats_seq_variance_reduction(q));
+}
+
 int ab_interleave_report(struct ab_session *s, unsigned long seed)
 {
 	struct ab_latency_report latency;
@@ -473,6 +500,8 @@ int ab_interleave_report(struct ab_session *s, unsigned long seed)
 		fflush(s->save);
 	}
 	err = il_print_as(stdout, &r, r.opts->format);
+	if (s->opts.sequential && r.opts->format == AB_FORMAT_TABLE)
+		print_sequential(stdout, &s->opts, &s->il_end);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;

@@ -20,6 +20,7 @@
 #include "latency.h"
 #include "knobfile.h"
 #include "slices.h"
+#include "stats_seq.h"
 
 /* How the interleaved run ended. */
 struct ab_interleave_end {
@@ -28,6 +29,8 @@ struct ab_interleave_end {
 	bool out_of_time;
 	bool precision_reached;
 	bool command_ended;	/* by itself, before ab had its pairs */
+	struct stats_seq sequential;	/* --sequential */
+	bool sequential_stopped;	/* ... its answer ended the run */
 };
 
 struct ab_session {
