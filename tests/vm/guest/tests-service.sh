@@ -20,19 +20,19 @@ SVC_MEMCG=$(memcg_root)/svc-pg
 # are loaded and read: with shared buffers this small, the tables are read
 # from their tmpfs files, whose pages are reclaimed to zram and read back
 # all along.
-SVC_LIMIT_PCT=75
+SVC_LIMIT_PCT=90
 # cgroup v1's cpu controller, mounted by the test for the quota.
 SVC_CPU_ROOT=/sys/fs/cgroup/cpu
 SVC_CPU=$SVC_CPU_ROOT/svc-pg
-# The quota of arm B: 20 ms of CPU per 100 ms period.
-SVC_QUOTA_US=20000
+# The quota of arm B: 40 ms of CPU per 100 ms period.
+SVC_QUOTA_US=40000
 # The length of each whole run, and ab's slices: two of pgbench's 1 s
 # reports per interleaved slice, the counter read three times in each of
 # the attach mode's. Six pairs: with fewer the sign-flip test cannot
 # reach p < 0.05 (2 / 2^5), so "no difference" would prove nothing.
 SVC_RUN_S=6
-SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 6 -w 1 -T 90 --preset pgbench"
-SVC_ATTACH_AB="--interleave 1.5 --max-flip 5 -n 6 -w 1 -T 60 --cgroup $SVC_MEMCG --counter /proc/net/dev:lo.tx_packets"
+SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 6 -w 0 -T 90 --preset pgbench"
+SVC_ATTACH_AB="--interleave 1.5 --max-flip 5 -n 6 -w 0 -T 60 --cgroup $SVC_MEMCG --counter /proc/net/dev:lo.tx_packets"
 # The largest B vs A, in percent, that the vmpressure knob may be given
 # with a verdict on this workload (see svc_check_small).
 SVC_SMALL_PCT=10
@@ -88,7 +88,7 @@ svc_start() {
 		fail "pgbench -i failed: $(tail -n 3 /tmp/svc-pgbench-init.log)"
 	svc_load -T 2 >/tmp/svc-warm.log 2>&1 || fail "pgbench failed: $(tail -n 3 /tmp/svc-warm.log)"
 	usage=$(cat "$SVC_MEMCG/memory.usage_in_bytes")
-	echo $((usage / 100 * SVC_LIMIT_PCT)) >"$SVC_MEMCG/$(memcg_limit_file)" ||
+	echo $((usage * SVC_LIMIT_PCT / 100)) >"$SVC_MEMCG/$(memcg_limit_file)" ||
 		fail "cannot limit $SVC_MEMCG"
 	echo "service: the server and its tables took $(($(uptime_s) - start)) s; $((usage >> 20)) MiB used, limited to $SVC_LIMIT_PCT%"
 }
@@ -98,14 +98,16 @@ svc_load() {
 	svc_pgbench -n -S -c 1 "$@" postgres
 }
 
-# svc_ab NAME ARGS...: vmpctl ab --json -q ARGS, the JSON in /tmp/NAME.json;
-# sets svc_status (0, or 1 for a refusal: checked by the callers).
+# svc_ab NAME ARGS...: vmpctl ab --json -q ARGS, the JSON in /tmp/NAME.json
+# and its exit status in /tmp/NAME.status (0, or 1 for a refusal: the
+# checks judge it), then what it said.
 svc_ab() {
-	local name=$1
+	local name=$1 status=0
 	shift
-	svc_status=0
-	vmpctl ab --json -q "$@" >"/tmp/$name.json" 2>"/tmp/$name.err" || svc_status=$?
+	vmpctl ab --json -q "$@" >"/tmp/$name.json" 2>"/tmp/$name.err" || status=$?
+	echo "$status" >"/tmp/$name.status"
 	cat "/tmp/$name.err"
+	svc_summary "$name"
 }
 
 # svc_first KEY FILE: the first value of KEY in the JSON FILE (the rate's,
@@ -114,11 +116,17 @@ svc_first() {
 	grep -o "\"$1\":[^,}]*" "$2" | sed -n '1s/^[^:]*://p'
 }
 
-# svc_summary NAME: what ab said, on one line; sets svc_verdict, svc_diff.
+# svc_read NAME: sets svc_status, svc_verdict and svc_diff (B vs A, %).
+svc_read() {
+	svc_status=$(cat "/tmp/$1.status")
+	svc_verdict=$(svc_first verdict "/tmp/$1.json")
+	svc_diff=$(svc_first diff_pct "/tmp/$1.json")
+}
+
+# svc_summary NAME: what ab said, and every slice (for a failure's reason).
 svc_summary() {
 	local json=/tmp/$1.json
-	svc_verdict=$(svc_first verdict "$json")
-	svc_diff=$(svc_first diff_pct "$json")
+	svc_read "$1"
 	echo "$1: exit $svc_status, $(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$json") pairs kept," \
 		"B vs A $svc_diff% $(svc_first diff_ci_pct "$json")], p $(svc_first signflip_p "$json")," \
 		"verdict $svc_verdict, MDE $(svc_first mde_pct "$json")%"
@@ -152,8 +160,7 @@ svc_compared() {
 # saves vmpressure's work, which may show; a false positive at 5% would
 # too). A large difference from a knob that does this little is ab's own.
 svc_check_small() {
-	expect_knob 1 "after vmpctl ab ($1)"
-	svc_summary "$1"
+	svc_read "$1"
 	if svc_refused "$1"; then
 		echo "$1: ab refused a verdict"
 		return 0
@@ -166,12 +173,12 @@ svc_check_small() {
 		fail "$1: the vmpressure knob made a difference of $svc_diff%"
 }
 
-# svc_check_agrees NAME WHOLE: ab on the quota gives "B worse" within
-# SVC_AGREE_PCT of the whole runs' WHOLE percent, or refuses (interleaved
-# only: attached, nothing is dropped by arm).
+# svc_check_agrees NAME WHOLE [may-refuse]: ab on the quota gives "B worse"
+# within SVC_AGREE_PCT of the whole runs' WHOLE percent, or, with
+# may-refuse, an honest refusal (interleaved on report lines only: the
+# attach mode drops nothing by arm).
 svc_check_agrees() {
-	svc_summary "$1"
-	[ "$(cat "$SVC_CPU/cpu.cfs_quota_us")" = -1 ] || fail "$1: the quota was not put back"
+	svc_read "$1"
 	if [ "${3:-}" = may-refuse ] && svc_refused "$1"; then
 		echo "$1: ab refused a verdict"
 		return 0
@@ -183,36 +190,38 @@ svc_check_agrees() {
 		fail "$1: B vs A $svc_diff%, whole runs $2% (tolerance $SVC_AGREE_PCT points)"
 }
 
-# svc_whole_tps: the rate of one whole run of SVC_RUN_S seconds, from
+# svc_whole_run: one whole run of SVC_RUN_S seconds; sets svc_tps from
 # pgbench's summary line.
-svc_whole_tps() {
-	local tps
+svc_whole_run() {
 	svc_load -T "$SVC_RUN_S" >/tmp/svc-whole.log 2>&1 ||
 		fail "pgbench failed: $(tail -n 3 /tmp/svc-whole.log)"
-	tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' /tmp/svc-whole.log)
-	[ -n "$tps" ] || fail "pgbench printed no tps: $(tail -n 3 /tmp/svc-whole.log)"
-	echo "$tps"
+	svc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' /tmp/svc-whole.log)
+	[ -n "$svc_tps" ] || fail "pgbench printed no tps: $(tail -n 3 /tmp/svc-whole.log)"
 }
 
-# The quota's effect in whole runs, ABBA: prints B vs A in percent.
+# The quota's effect in whole runs, in ABBA order: sets svc_whole, B vs A
+# in percent of the runs' total rates.
 svc_whole_effect() {
-	local quota a1 b1 b2 a2
-	quota=$SVC_CPU/cpu.cfs_quota_us
-	a1=$(svc_whole_tps)
+	local quota=$SVC_CPU/cpu.cfs_quota_us a1 b1 b2 a2
+	svc_whole_run
+	a1=$svc_tps
 	echo "$SVC_QUOTA_US" >"$quota" || fail "cannot set $quota"
-	b1=$(svc_whole_tps)
-	b2=$(svc_whole_tps)
+	svc_whole_run
+	b1=$svc_tps
+	svc_whole_run
+	b2=$svc_tps
 	echo -1 >"$quota" || fail "cannot reset $quota"
-	a2=$(svc_whole_tps)
-	echo "whole runs: A $a1 $a2 tps, B $b1 $b2 tps" >&2
-	awk -v a1="$a1" -v a2="$a2" -v b1="$b1" -v b2="$b2" \
-		'BEGIN { printf "%.1f\n", 100 * ((b1 + b2) / (a1 + a2) - 1) }'
+	svc_whole_run
+	a2=$svc_tps
+	svc_whole=$(awk -v a1="$a1" -v a2="$a2" -v b1="$b1" -v b2="$b2" \
+		'BEGIN { printf "%.1f\n", 100 * ((b1 + b2) / (a1 + a2) - 1) }')
+	echo "whole runs, quota: A $a1 $a2 tps, B $b1 $b2 tps: B vs A $svc_whole%"
 }
 
 # group: service
 # requires: amd64 cgroup-v1
 test_service_pgbench() {
-	local whole start quota
+	local start quota
 	need_module
 	trap svc_cleanup EXIT
 	svc_start
@@ -221,29 +230,34 @@ test_service_pgbench() {
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
 	svc_ab svc-knob-lines $SVC_LINES_AB -- "$SVC_BIN/pgbench" -h 127.0.0.1 -p 5432 \
 		-U postgres -n -S -c 1 -T 600 -P 1 postgres
+	expect_knob 1 "after vmpctl ab on the service"
 	echo "service: interleaved, vmpressure knob: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
-	whole=$(svc_whole_effect)
-	echo "service: whole runs, quota: B vs A $whole% ($(($(uptime_s) - start)) s)"
+	svc_whole_effect
+	echo "service: whole runs, quota: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
 	svc_ab svc-quota-lines $SVC_LINES_AB --knob "$quota" --a=-1 --b="$SVC_QUOTA_US" -- \
 		"$SVC_BIN/pgbench" -h 127.0.0.1 -p 5432 -U postgres -n -S -c 1 -T 600 -P 1 postgres
+	[ "$(cat "$quota")" = -1 ] || fail "the quota was not put back: $(cat "$quota")"
 	echo "service: interleaved, quota: $(($(uptime_s) - start)) s"
 	svc_load -T 600 >/tmp/svc-load.log 2>&1 &
 	SVC_LOAD=$!
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
 	svc_ab svc-knob-attach $SVC_ATTACH_AB
+	expect_knob 1 "after vmpctl ab attached to the service"
 	echo "service: attached, vmpressure knob: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
 	svc_ab svc-quota-attach $SVC_ATTACH_AB --knob "$quota" --a=-1 --b="$SVC_QUOTA_US"
+	[ "$(cat "$quota")" = -1 ] || fail "the quota was not put back: $(cat "$quota")"
 	echo "service: attached, quota: $(($(uptime_s) - start)) s"
-	kill -0 "$SVC_LOAD" 2>/dev/null || fail "pgbench is gone after ab watched the service: $(tail -n 3 /tmp/svc-load.log)"
+	kill -0 "$SVC_LOAD" 2>/dev/null ||
+		fail "pgbench is gone after ab watched the service: $(tail -n 3 /tmp/svc-load.log)"
 	memcg_has_processes "$SVC_MEMCG" || fail "the server is gone after ab watched it"
 	svc_check_small svc-knob-lines
 	svc_check_small svc-knob-attach
-	svc_check_agrees svc-quota-lines "$whole" may-refuse
-	svc_check_agrees svc-quota-attach "$whole"
+	svc_check_agrees svc-quota-lines "$svc_whole" may-refuse
+	svc_check_agrees svc-quota-attach "$svc_whole"
 }
