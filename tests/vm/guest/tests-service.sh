@@ -27,12 +27,13 @@ SVC_CPU_ROOT=/sys/fs/cgroup/cpu
 SVC_CPU=$SVC_CPU_ROOT/svc-pg
 # The quota of arm B: 60 ms of CPU per 100 ms period.
 SVC_QUOTA_US=60000
-# The length of each whole run, and ab's slices: two of pgbench's 1 s
+# The transactions of each whole run (a fixed time can pass in a slow
+# connection under the quota), and ab's slices: two of pgbench's 1 s
 # reports per interleaved slice, the counter read three times in each of
-# the attach mode's. Six pairs: with fewer the sign-flip test cannot
+# the attach mode's; two warm-up slices for pgbench's connection. Six pairs: with fewer the sign-flip test cannot
 # reach p < 0.05 (2 / 2^5), so "no difference" would prove nothing.
-SVC_RUN_S=6
-SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 6 -w 1 -T 90 --preset pgbench"
+SVC_RUN_TX=400
+SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 6 -w 2 -T 90 --preset pgbench"
 SVC_ATTACH_AB="--interleave 1.5 --max-flip 5 -n 6 -w 1 -T 60 --cgroup $SVC_MEMCG --counter /proc/net/dev:lo.tx_packets"
 # The largest B vs A, in percent, that the vmpressure knob may be given
 # with a verdict on this workload (see svc_check_small).
@@ -203,10 +204,10 @@ svc_check_agrees() {
 		fail "$1: B vs A $svc_diff% [$ci], whole runs $svc_whole% (ratio $svc_whole_ratio; the interval widened x$svc_whole_widen)"
 }
 
-# svc_whole_run: one whole run of SVC_RUN_S seconds; sets svc_tps from
-# pgbench's summary line.
+# svc_whole_run: one whole run of SVC_RUN_TX transactions; sets svc_tps
+# from pgbench's summary line (without the connection's time).
 svc_whole_run() {
-	svc_load -T "$SVC_RUN_S" >/tmp/svc-whole.log 2>&1 ||
+	svc_load -t "$SVC_RUN_TX" >/tmp/svc-whole.log 2>&1 ||
 		fail "pgbench failed: $(tail -n 3 /tmp/svc-whole.log)"
 	svc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' /tmp/svc-whole.log)
 	[ -n "$svc_tps" ] ||
