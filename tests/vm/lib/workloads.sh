@@ -68,7 +68,8 @@ stage_postgres() {
 	fi
 }
 
-# The package each workloads test's name starts with (workloads_NAME...).
+# The package each workloads or service test's name starts with
+# (workloads_NAME..., service_NAME...).
 workload_test_packages="fio:fio sysbench:sysbench iperf3:iperf3 stress_ng:stress-ng pgbench:postgresql"
 
 # stage_workloads TESTS: TESTS is the file of the tests the guest runs. A
@@ -80,7 +81,7 @@ stage_workloads() {
 		! grep -q '^# requires: workloads' "$demo_script" || wanted="$workload_packages postgresql"
 	else
 		for entry in $workload_test_packages; do
-			! grep -q "^workloads_${entry%%:*}" "$tests" || wanted="$wanted ${entry#*:}"
+			! grep -qE "^(workloads|service)_${entry%%:*}" "$tests" || wanted="$wanted ${entry#*:}"
 		done
 	fi
 	[ -n "$wanted" ] || return 0
