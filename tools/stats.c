@@ -341,3 +341,14 @@ void stats_wilson(size_t k, size_t n, double *lo, double *hi)
 	*lo = fmax(0, centre - half);
 	*hi = fmin(1, centre + half);
 }
+
+double stats_fair_coin_p(size_t k, size_t n)
+{
+	double below, above;
+
+	if (!n)
+		return 1;
+	below = gsl_cdf_binomial_P((unsigned int)k, 0.5, (unsigned int)n);
+	above = k ? gsl_cdf_binomial_Q((unsigned int)k - 1, 0.5, (unsigned int)n) : 1;
+	return fmin(1, 2 * fmin(below, above));
+}

@@ -119,6 +119,9 @@ enum stats_design { STATS_UNPAIRED, STATS_PAIRED };
 /* Minimum detectable effect in percent at noise_pct and n runs per arm (pairs). */
 double stats_mde_pct(double noise_pct, size_t n, enum stats_design design);
 
+/* Two-sided exact binomial test of k heads in n fair coin tosses (1 for n 0). */
+double stats_fair_coin_p(size_t k, size_t n);
+
 /*
  * Runs per arm (pairs) to detect target_pct; STATS_RUNS_NEEDED_MAX when
  * hopeless.

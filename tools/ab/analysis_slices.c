@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "stats_robust.h"
 
@@ -79,18 +78,6 @@ static void count_sanity(const struct interleave *il,
 	}
 }
 
-/* Two-sided exact binomial test of k successes in n fair coin tosses. */
-static double fair_coin_p(size_t k, size_t n)
-{
-	double below, above;
-
-	if (!n)
-		return 1;
-	below = gsl_cdf_binomial_P((unsigned int)k, 0.5, (unsigned int)n);
-	above = k ? gsl_cdf_binomial_Q((unsigned int)k - 1, 0.5, (unsigned int)n) : 1;
-	return fmin(1, 2 * fmin(below, above));
-}
-
 static void count_balance(const struct interleave *il, size_t first,
 			  enum il_fate f0, enum il_fate f1, void *arg)
 {
@@ -145,8 +132,8 @@ void il_check_balance(const struct interleave *il, struct il_balance *b)
 	il_each_final_pair(il, count_slow_flips, b);
 	b->drop_skew = fabs(share(b->slow_to_a, b->flips_to_a) -
 			    share(b->slow_to_b, b->flips_to_b));
-	b->order_p = fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
-	b->flip_p = fair_coin_p(b->a_after_flip, b->a_after_flip + b->b_after_flip);
+	b->order_p = stats_fair_coin_p(b->pairs_ab, b->pairs_ab + b->pairs_ba);
+	b->flip_p = stats_fair_coin_p(b->a_after_flip, b->a_after_flip + b->b_after_flip);
 	b->balanced = b->order_p >= IL_BALANCE_ALPHA &&
 		b->flip_p >= IL_BALANCE_ALPHA && b->drop_skew <= IL_DROP_SKEW_MAX;
 }

@@ -4,8 +4,8 @@
 
 #include "losses.h"
 #include "json.h"
+#include "stats.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <string.h>
@@ -39,18 +39,6 @@ static const char *const loss_keys[AB_LOSS_REASONS] = {
 	"slow_flip", "no_interval", "failed",
 };
 
-/* Two-sided exact binomial test of k of n fair coin tosses. */
-static double sign_test_p(size_t k, size_t n)
-{
-	double below, above;
-
-	if (!n)
-		return 1;
-	below = gsl_cdf_binomial_P((unsigned int)k, 0.5, (unsigned int)n);
-	above = k ? gsl_cdf_binomial_Q((unsigned int)k - 1, 0.5, (unsigned int)n) : 1;
-	return fmin(1, 2 * fmin(below, above));
-}
-
 static double share(const struct ab_losses *l, int arm)
 {
 	return l->ran_s[arm] > 0 ? l->kept_s[arm] / l->ran_s[arm] : NAN;
@@ -74,7 +62,7 @@ void ab_losses_judge(struct ab_losses *l, double alpha)
 	}
 	l->p = ab_fisher_exact_p(l->lost_any[0], l->total[0], l->lost_any[1],
 				 l->total[1]);
-	l->kept_p = sign_test_p(l->pairs_losing_more[0],
+	l->kept_p = stats_fair_coin_p(l->pairs_losing_more[0],
 				l->pairs_losing_more[0] + l->pairs_losing_more[1]);
 	l->checked = true;
 	l->even = true;
