@@ -6,8 +6,8 @@
 # trampoline and the stub (a kprobe of tests/vm/kmods/unwind), every
 # backend of the lane; and the uncounted short-circuit of count_skipped=0
 # (issue 24), judged by the kernel's evidence.
-# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
-# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
+# Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
+# its own shell and reports it as NAME. Logs go to /tmp.
 
 # The ftrace backend asks for full pt_regs (R in enabled_functions) only
 # where the kernel lacks DYNAMIC_FTRACE_WITH_ARGS, and for no recursion

@@ -6,8 +6,8 @@
 # too long are dropped and counted, the kept pairs are balanced (AB:BA,
 # slices after a flip) and judged by the sign-flip test with a carry-over
 # check, and with both arms at 1 (an A/A run) no effect is found.
-# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
-# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
+# Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
+# its own shell and reports it as NAME. Logs go to /tmp.
 
 # pft at a steady rate in a memcg a quarter of its size (reclaim into zram
 # all along), a rate line every 50 ms; ab ends it long before --duration.

@@ -11,8 +11,8 @@
 #  - a known effect, a CPU quota on the server as the knob: the same two
 #    designs must agree with the whole runs' figure.
 # The server and pgbench come from this machine's packages
-# (tests/vm/lib/workloads.sh). Sourced with lib.sh and the other tests*.sh
-# by run-tests.sh, which runs each test_NAME in its own shell.
+# (tests/vm/lib/workloads.sh). Sourced with the guest lib by run-tests.sh,
+# which runs each test_NAME in its own shell.
 
 SVC_DIR=/tmp/svc-pg
 SVC_MEMCG=$(memcg_root)/svc-pg

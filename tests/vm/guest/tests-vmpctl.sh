@@ -5,8 +5,8 @@
 # runs with its own value in force; a choice the list does not offer is
 # refused before any write; the vmpressure knob comes back after vmpctl ab
 # dies of a closed pipe or a SIGUSR1.
-# Sourced with the guest lib and the other tests*.sh by run-tests.sh, which runs
-# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
+# Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
+# its own shell and reports it as NAME. Logs go to /tmp.
 
 THP_ENABLED=/sys/kernel/mm/transparent_hugepage/enabled
 SWAPPINESS=/proc/sys/vm/swappiness

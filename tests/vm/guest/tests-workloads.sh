@@ -6,8 +6,8 @@
 # pairs, stay balanced, give a verdict with a finite MDE and leave the knob
 # as found. The programs and their libraries come from this machine's
 # Debian packages (tests/vm/lib/workloads.sh).
-# Sourced with lib.sh and the other tests*.sh by run-tests.sh, which runs
-# each test_NAME in its own shell and reports it as NAME. Logs go to /tmp.
+# Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
+# its own shell and reports it as NAME. Logs go to /tmp.
 
 # wl_field FILE KEY: the first value after "KEY": in ab's JSON.
 wl_field() {
