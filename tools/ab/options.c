@@ -2,6 +2,7 @@
 /* vmpctl ab: options, block order, metric capture and sanity (see ab.h). */
 #include "ab.h"
 #include "fileio.h"
+#include "options.h"
 #include "slices.h"
 #include "output.h"
 #include "summary.h"
@@ -123,30 +124,6 @@ struct ab_parse {
 	bool direction_given;
 };
 
-/*
- * How an option's argument is taken: the generic kinds store it in the
- * field at the entry's offset; AB_ARG_SET runs the entry's own setter.
- */
-enum ab_arg_kind {
-	AB_ARG_UINT,		/* unsigned int in min..max */
-	AB_ARG_SECONDS,		/* double, >= 0 */
-	AB_ARG_PERCENT,		/* double, > 0 */
-	AB_ARG_TEXT,		/* const char * */
-	AB_ARG_TRUE,		/* bool, no argument */
-	AB_ARG_SET,		/* set() does it all */
-};
-
-struct ab_option {
-	const char *name;
-	int short_name;		/* 0: long only */
-	enum ab_arg_kind kind;
-	size_t offset;		/* of the field in struct ab_options */
-	unsigned int min, max;	/* AB_ARG_UINT */
-	bool has_arg;		/* AB_ARG_SET */
-	/* AB_ARG_SET: does the work; other kinds: checks afterwards, may be NULL */
-	int (*set)(struct ab_parse *p, const char *opt, const char *arg);
-};
-
 /* An arm's value is written as one line. */
 static int check_value(const char *opt, const char *value)
 {
@@ -157,8 +134,10 @@ static int check_value(const char *opt, const char *value)
 	return 0;
 }
 
-static int set_order(struct ab_parse *p, const char *opt, const char *arg)
+static int set_order(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	(void)opt;
 	if (strcmp(arg, "abba") == 0) {
 		p->opts->order = AB_ORDER_ABBA;
@@ -172,8 +151,9 @@ static int set_order(struct ab_parse *p, const char *opt, const char *arg)
 	return 0;
 }
 
-static int set_seed(struct ab_parse *p, const char *opt, const char *arg)
+static int set_seed(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
 	uint64_t number;
 
 	if (arg_uint("ab", opt, arg, 0, ULONG_MAX, &number))
@@ -194,54 +174,67 @@ static int set_direction(struct ab_parse *p, bool higher)
 	return 0;
 }
 
-static int set_higher(struct ab_parse *p, const char *opt, const char *arg)
+static int set_higher(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	(void)opt;
 	(void)arg;
 	return set_direction(p, true);
 }
 
-static int set_lower(struct ab_parse *p, const char *opt, const char *arg)
+static int set_lower(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	(void)opt;
 	(void)arg;
 	return set_direction(p, false);
 }
 
-static int set_value_a(struct ab_parse *p, const char *opt, const char *arg)
+static int set_value_a(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	if (check_value(opt, arg))
 		return -EINVAL;
 	p->opts->value_a = arg;
 	return 0;
 }
 
-static int set_value_b(struct ab_parse *p, const char *opt, const char *arg)
+static int set_value_b(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	if (check_value(opt, arg))
 		return -EINVAL;
 	p->opts->value_b = arg;
 	return 0;
 }
 
-static int set_json(struct ab_parse *p, const char *opt, const char *arg)
+static int set_json(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	(void)opt;
 	(void)arg;
 	p->opts->format = AB_FORMAT_JSON;
 	return 0;
 }
 
-static int set_csv(struct ab_parse *p, const char *opt, const char *arg)
+static int set_csv(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	(void)opt;
 	(void)arg;
 	p->opts->format = AB_FORMAT_CSV;
 	return 0;
 }
 
-static int check_interleave(struct ab_parse *p, const char *opt, const char *arg)
+static int check_interleave(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
 	double s = p->opts->interleave_s;
 
 	if (s >= AB_INTERLEAVE_MIN && s <= AB_INTERLEAVE_MAX)
@@ -251,8 +244,10 @@ static int check_interleave(struct ab_parse *p, const char *opt, const char *arg
 	return -EINVAL;
 }
 
-static int check_max_flip(struct ab_parse *p, const char *opt, const char *arg)
+static int check_max_flip(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	if (p->opts->max_flip_s > 0)
 		return 0;
 	vmpctl_error("ab: %s: '%s': a flip takes time, so 0 would drop every pair",
@@ -260,175 +255,90 @@ static int check_max_flip(struct ab_parse *p, const char *opt, const char *arg)
 	return -EINVAL;
 }
 
-static int check_start_timeout(struct ab_parse *p, const char *opt,
-			       const char *arg)
+static int check_start_timeout(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	if (p->opts->start_timeout_s > 0)
 		return 0;
 	vmpctl_error("ab: %s: '%s' is not a positive number of seconds", opt, arg);
 	return -EINVAL;
 }
 
-/* --raw, --noheadings, --output: how tables print (output.h). */
-static int set_table_format(struct ab_parse *p, const char *opt, const char *arg)
-{
-	(void)p;
-	return table_format_option("ab", opt + 2, arg, ab_tables) ? -EINVAL : 0;
-}
-
 /* The progress-source options: sources.h checks and keeps them. */
-static int set_source(struct ab_parse *p, const char *opt, const char *arg)
+static int set_source(void *ctx, const char *opt, const char *arg)
 {
+	struct ab_parse *p = ctx;
+
 	return ab_source_option(opt + 2, arg, &p->opts->source);
 }
 
 #define AB_FIELD(field) offsetof(struct ab_options, field)
 
-static const struct ab_option ab_option_table[] = {
-	{ "runs", 'n', AB_ARG_UINT, AB_FIELD(runs), 2, 100000, false, NULL },
-	{ "warmup", 'w', AB_ARG_UINT, AB_FIELD(warmup), 0, 100000, false, NULL },
-	{ "order", 'o', AB_ARG_SET, 0, 0, 0, true, set_order },
-	{ "seed", 0, AB_ARG_SET, 0, 0, 0, true, set_seed },
-	{ "metric", 'M', AB_ARG_TEXT, AB_FIELD(metric_regex), 0, 0, false, NULL },
-	{ "metric-name", 'N', AB_ARG_TEXT, AB_FIELD(metric_name), 0, 0, false, NULL },
-	{ "higher-is-better", 'H', AB_ARG_SET, 0, 0, 0, false, set_higher },
-	{ "lower-is-better", 0, AB_ARG_SET, 0, 0, 0, false, set_lower },
-	{ "target", 0, AB_ARG_PERCENT, AB_FIELD(target_pct), 0, 0, false, NULL },
-	{ "until-precision", 'p', AB_ARG_PERCENT, AB_FIELD(precision_pct), 0, 0,
+static const struct opt ab_option_table[] = {
+	{ "runs", 'n', OPT_UINT, AB_FIELD(runs), 2, 100000, false, NULL },
+	{ "warmup", 'w', OPT_UINT, AB_FIELD(warmup), 0, 100000, false, NULL },
+	{ "order", 'o', OPT_CALL, 0, 0, 0, true, set_order },
+	{ "seed", 0, OPT_CALL, 0, 0, 0, true, set_seed },
+	{ "metric", 'M', OPT_TEXT, AB_FIELD(metric_regex), 0, 0, false, NULL },
+	{ "metric-name", 'N', OPT_TEXT, AB_FIELD(metric_name), 0, 0, false, NULL },
+	{ "higher-is-better", 'H', OPT_CALL, 0, 0, 0, false, set_higher },
+	{ "lower-is-better", 0, OPT_CALL, 0, 0, 0, false, set_lower },
+	{ "target", 0, OPT_PERCENT, AB_FIELD(target_pct), 0, 0, false, NULL },
+	{ "until-precision", 'p', OPT_PERCENT, AB_FIELD(precision_pct), 0, 0,
 	  false, NULL },
-	{ "max-time", 'T', AB_ARG_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
-	{ "sequential", 0, AB_ARG_TRUE, AB_FIELD(sequential), 0, 0, false, NULL },
-	{ "knob", 'k', AB_ARG_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
-	{ "switch", 'S', AB_ARG_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
-	{ "a", 'a', AB_ARG_SET, 0, 0, 0, true, set_value_a },
-	{ "b", 'b', AB_ARG_SET, 0, 0, 0, true, set_value_b },
-	{ "interleave", 0, AB_ARG_SECONDS, AB_FIELD(interleave_s), 0, 0, false,
+	{ "max-time", 'T', OPT_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
+	{ "sequential", 0, OPT_TRUE, AB_FIELD(sequential), 0, 0, false, NULL },
+	{ "knob", 'k', OPT_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
+	{ "switch", 'S', OPT_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
+	{ "a", 'a', OPT_CALL, 0, 0, 0, true, set_value_a },
+	{ "b", 'b', OPT_CALL, 0, 0, 0, true, set_value_b },
+	{ "interleave", 0, OPT_SECONDS, AB_FIELD(interleave_s), 0, 0, false,
 	  check_interleave },
-	{ "max-flip", 0, AB_ARG_SECONDS, AB_FIELD(max_flip_s), 0, 0, false,
+	{ "max-flip", 0, OPT_SECONDS, AB_FIELD(max_flip_s), 0, 0, false,
 	  check_max_flip },
-	{ "settle", 0, AB_ARG_SECONDS, AB_FIELD(settle_s), 0, 0, false, NULL },
-	{ "split-intervals", 0, AB_ARG_TRUE, AB_FIELD(split_intervals), 0, 0, false,
+	{ "settle", 0, OPT_SECONDS, AB_FIELD(settle_s), 0, 0, false, NULL },
+	{ "split-intervals", 0, OPT_TRUE, AB_FIELD(split_intervals), 0, 0, false,
 	  NULL },
-	{ "start-timeout", 0, AB_ARG_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
+	{ "start-timeout", 0, OPT_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
 	  false, check_start_timeout },
-	{ "long-every", 0, AB_ARG_UINT, AB_FIELD(long_every), 2, 100000, false,
+	{ "long-every", 0, OPT_UINT, AB_FIELD(long_every), 2, 100000, false,
 	  NULL },
-	{ "json", 'j', AB_ARG_SET, 0, 0, 0, false, set_json },
-	{ "csv", 0, AB_ARG_SET, 0, 0, 0, false, set_csv },
-	{ "raw", 0, AB_ARG_SET, 0, 0, 0, false, set_table_format },
-	{ "noheadings", 0, AB_ARG_SET, 0, 0, 0, false, set_table_format },
-	{ "output", 0, AB_ARG_SET, 0, 0, 0, true, set_table_format },
-	{ "quiet", 'q', AB_ARG_TRUE, AB_FIELD(quiet), 0, 0, false, NULL },
-	{ "save", 0, AB_ARG_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
-	{ "ignore-failure", 0, AB_ARG_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
+	{ "json", 'j', OPT_CALL, 0, 0, 0, false, set_json },
+	{ "csv", 0, OPT_CALL, 0, 0, 0, false, set_csv },
+	OPT_TABLE_FORMAT,
+	{ "quiet", 'q', OPT_TRUE, AB_FIELD(quiet), 0, 0, false, NULL },
+	{ "save", 0, OPT_TEXT, AB_FIELD(save_path), 0, 0, false, NULL },
+	{ "ignore-failure", 0, OPT_TRUE, AB_FIELD(ignore_failure), 0, 0, false,
 	  NULL },
-	{ "restore", 0, AB_ARG_TEXT, AB_FIELD(restore_path), 0, 0, false, NULL },
-	{ "export-json", 0, AB_ARG_TEXT, AB_FIELD(export_json), 0, 0, false, NULL },
-	{ "export-csv", 0, AB_ARG_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
-	{ "export-markdown", 0, AB_ARG_TEXT, AB_FIELD(export_markdown), 0, 0, false,
+	{ "restore", 0, OPT_TEXT, AB_FIELD(restore_path), 0, 0, false, NULL },
+	{ "export-json", 0, OPT_TEXT, AB_FIELD(export_json), 0, 0, false, NULL },
+	{ "export-csv", 0, OPT_TEXT, AB_FIELD(export_csv), 0, 0, false, NULL },
+	{ "export-markdown", 0, OPT_TEXT, AB_FIELD(export_markdown), 0, 0, false,
 	  NULL },
-	{ "export-benchstat", 0, AB_ARG_TEXT, AB_FIELD(export_benchstat), 0, 0, false,
+	{ "export-benchstat", 0, OPT_TEXT, AB_FIELD(export_benchstat), 0, 0, false,
 	  NULL },
-	{ "rate-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
-	{ "count-regex", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
-	{ "preset", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
-	{ "rate-stderr", 0, AB_ARG_SET, 0, 0, 0, false, set_source },
-	{ "counter", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
-	{ "cgroup", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
-	{ "pid", 0, AB_ARG_SET, 0, 0, 0, true, set_source },
+	{ "rate-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "count-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "preset", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "rate-stderr", 0, OPT_CALL, 0, 0, 0, false, set_source },
+	{ "counter", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "cgroup", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "pid", 0, OPT_CALL, 0, 0, 0, true, set_source },
 };
-
-#define AB_N_OPTIONS (sizeof(ab_option_table) / sizeof(ab_option_table[0]))
-/* getopt_long's value for the long-only option at table index i */
-#define AB_LONG_ONLY_BASE 256
-
-static bool takes_argument(const struct ab_option *o)
-{
-	return o->kind == AB_ARG_SET ? o->has_arg : o->kind != AB_ARG_TRUE;
-}
-
-/* getopt_long's tables from ab_option_table, with --help last. */
-static void build_getopt(struct option *longopts, char *shortopts)
-{
-	char *s = shortopts;
-	size_t i;
-
-	*s++ = '+';	/* CMD's own options are not ours, even without "--" */
-	*s++ = ':';	/* quiet getopt: arg_bad_option() says what was wrong */
-	for (i = 0; i < AB_N_OPTIONS; i++) {
-		const struct ab_option *o = &ab_option_table[i];
-
-		longopts[i] = (struct option){
-			.name = o->name,
-			.has_arg = takes_argument(o) ? required_argument : no_argument,
-			.val = o->short_name ? o->short_name :
-				AB_LONG_ONLY_BASE + (int)i,
-		};
-		if (o->short_name) {
-			*s++ = (char)o->short_name;
-			if (takes_argument(o))
-				*s++ = ':';
-		}
-	}
-	longopts[i++] = (struct option){ .name = "help", .val = 'h' };
-	longopts[i] = (struct option){ 0 };
-	*s++ = 'h';
-	*s = '\0';
-}
-
-static const struct ab_option *find_option(int c)
-{
-	if (c >= AB_LONG_ONLY_BASE && c < AB_LONG_ONLY_BASE + (int)AB_N_OPTIONS)
-		return &ab_option_table[c - AB_LONG_ONLY_BASE];
-	for (size_t i = 0; i < AB_N_OPTIONS; i++)
-		if (ab_option_table[i].short_name && ab_option_table[i].short_name == c)
-			return &ab_option_table[i];
-	return NULL;
-}
-
-/* Takes one option's argument into p->opts; 0 or -EINVAL (printed). */
-static int take_option(struct ab_parse *p, const struct ab_option *o,
-		       const char *arg)
-{
-	char *field = (char *)p->opts + o->offset;
-	char opt[32];
-	uint64_t number;
-
-	snprintf(opt, sizeof(opt), "--%s", o->name);
-	switch (o->kind) {
-	case AB_ARG_UINT:
-		if (arg_uint("ab", opt, arg, o->min, o->max, &number))
-			return -EINVAL;
-		*(unsigned int *)field = (unsigned int)number;
-		break;
-	case AB_ARG_SECONDS:
-		if (arg_seconds("ab", opt, arg, (double *)field))
-			return -EINVAL;
-		break;
-	case AB_ARG_PERCENT:
-		if (arg_percent("ab", opt, arg, (double *)field))
-			return -EINVAL;
-		break;
-	case AB_ARG_TEXT:
-		*(const char **)field = arg;
-		break;
-	case AB_ARG_TRUE:
-		*(bool *)field = true;
-		break;
-	case AB_ARG_SET:
-		break;
-	}
-	return o->set ? o->set(p, opt, arg) : 0;
-}
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 {
-	struct option longopts[AB_N_OPTIONS + 2];
-	char shortopts[3 + 2 * AB_N_OPTIONS + 2];
 	struct ab_parse p = { .opts = opts };
-	int c, err;
+	const struct opt_parser parser = {
+		.cmd = "ab", .table = ab_option_table,
+		.n_options = OPT_COUNT(ab_option_table), .fields = opts, .ctx = &p,
+		.tables = ab_tables, .usage = ab_usage,
+		.operands = OPT_STOP_AT_OPERAND,
+	};
+	enum parse_result parsed;
+	int err;
 
-	build_getopt(longopts, shortopts);
 	memset(opts, 0, sizeof(*opts));
 	opts->runs = AB_RUNS_DEFAULT;
 	opts->warmup = AB_WARMUP_DEFAULT;
@@ -438,19 +348,9 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 	opts->max_flip_s = -1;
 	opts->settle_s = -1;
 	opts->start_timeout_s = -1;
-	optind = 0;	/* glibc: full re-initialisation, argv[0] is the command */
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct ab_option *o = find_option(c);
-
-		if (c == 'h') {
-			ab_usage(stdout);
-			return PARSE_HELP;
-		}
-		if (!o)
-			return arg_bad_option("ab", c, argv);
-		if (take_option(&p, o, optarg))
-			return PARSE_USAGE;
-	}
+	parsed = opt_parse(&parser, argc, argv, NULL);
+	if (parsed != PARSE_RUN)
+		return parsed;
 	if (opts->restore_path) {
 		if (optind < argc || argc > 3) {
 			vmpctl_error("ab: --restore FILE puts a knob back and runs nothing: no other options or command");

@@ -162,9 +162,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 	print_arms(out, r);
 	fputc('\n', out);
 	print_comparison(out, r);
-	fputs("\nB vs A: the mean over pairs of adjacent slices of (B - A) / mean A; p: the\n"
-	      "sign-flip randomisation test of those differences (exact over every AB/BA\n"
-	      "swap; ~: random swaps), *marked* below 0.05; 95% CI: that test inverted;\n"
+	fputs("\nB vs A: the Hodges-Lehmann estimate of the pairs' log(B / A), as a percent;\n"
+	      "p: the signed-rank test of those log ratios (~: normal approximation),\n"
+	      "*marked* below 0.05; 95% CI: that test inverted;\n"
 	      "t p: paired t-test, W p: Wilcoxon signed-rank (~: normal approximation),\n"
 	      "both for reference, with --output; MDE: the smallest difference these pairs\n"
 	      "detect with power 0.8.\n", out);

@@ -18,7 +18,7 @@ host() {
 	printf '0\n' >"$scratch/$name/knob"
 	# each host's noise its own: the seed counter starts at a hash of its name
 	cksum <<<"$name" | cut -c1-6 >"$scratch/$name/state"
-	(cd "$scratch/$name" && "$VMPCTL" ab -q --knob knob --a 0 --b 1 -n 6 -w 0 \
+	(cd "$scratch/$name" && "$VMPCTL" ab -q --knob knob --a 0 --b 1 -n 10 -w 0 \
 		--seed 7 --metric 'score ([0-9]+)' --metric-name score \
 		--higher-is-better --save "$scratch/$name.jsonl" "$@" -- \
 		"$score" knob "$effect" state >/dev/null)

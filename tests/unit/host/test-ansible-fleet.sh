@@ -39,7 +39,7 @@ cat >"$scratch/vars.json" <<JSON
   "vmpctl_ab_vmpctl": "$VMPCTL",
   "vmpctl_ab_merge_vmpctl": "$VMPCTL",
   "vmpctl_ab_results_dir": "$scratch/results",
-  "vmpctl_ab_options": ["-n", "6", "-w", "0", "--seed", "7", "--a", "0", "--b", "1",
+  "vmpctl_ab_options": ["-n", "10", "-w", "0", "--seed", "7", "--a", "0", "--b", "1",
                         "--metric", "score ([0-9]+)", "--metric-name", "score",
                         "--higher-is-better"],
   "vmpctl_ab_workload": ["$here/fleet-score.sh", "knob", "{{ fleet_effect }}", "state"]
@@ -75,9 +75,9 @@ merged=$scratch/results/merge.json
 check "merge: valid JSON" "$JSON_VALID" <"$merged"
 check "merge: two hosts" [ "$(grep -o '"host":"fleet-[ab]"' "$merged" | wc -l)" -eq 2 ]
 check "merge: fleet-a gained 4..6%" \
-	grep -Eq '"host":"fleet-a","file":"[^"]*","n":6,"effect_pct":(4|5)\.' "$merged"
+	grep -Eq '"host":"fleet-a","file":"[^"]*","n":[0-9]+,"effect_pct":(4|5)\.' "$merged"
 check "merge: fleet-b lost 2..4%" \
-	grep -Eq '"host":"fleet-b","file":"[^"]*","n":6,"effect_pct":-(2|3)\.' "$merged"
+	grep -Eq '"host":"fleet-b","file":"[^"]*","n":[0-9]+,"effect_pct":-(2|3)\.' "$merged"
 check "merge: it depends on the host" grep -q '"verdict":"it depends on the host"' "$merged"
 check "merge: both hosts differ from the pool" \
 	grep -q '"hosts_differ":\["fleet-a","fleet-b"\]' "$merged"
