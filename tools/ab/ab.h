@@ -214,6 +214,14 @@ int ab_print_json(FILE *out, const struct ab_report *r);
 void ab_print_csv(FILE *out, const struct ab_report *r);
 void ab_print_markdown(FILE *out, const struct ab_report *r);
 /* In format; 0 or -errno (JSON). */
+/*
+ * Option setters of --json, --csv and --markdown for an option table
+ * (options.h) whose ctx is the enum ab_format to set.
+ */
+int ab_opt_format_json(void *ctx, const char *opt, const char *arg);
+int ab_opt_format_csv(void *ctx, const char *opt, const char *arg);
+int ab_opt_format_markdown(void *ctx, const char *opt, const char *arg);
+
 int ab_print_as(FILE *out, const struct ab_report *r, enum ab_format format);
 
 /*

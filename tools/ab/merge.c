@@ -14,14 +14,14 @@
 #include "load.h"
 #include "plot.h"
 #include "summary.h"
-#include "args.h"
 #include "commands.h"
 #include "json.h"
+#include "options.h"
 #include "output.h"
 #include "stats_meta.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -747,63 +747,50 @@ static int merge_analyse(struct merge *mg)
 	return 0;
 }
 
+struct merge_options {
+	enum ab_format format;
+	const char *by, *plot;
+	bool force;
+};
+
+#define MERGE_FIELD(member) offsetof(struct merge_options, member)
+
 int cmd_ab_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "markdown", no_argument, NULL, 'm' },
-		{ "plot", required_argument, NULL, 'P' },
-		TABLE_FORMAT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct opt table[] = {
+		{ "force", 'f', OPT_TRUE, MERGE_FIELD(force), 0, 0, false, NULL },
+		{ "by", 0, OPT_TEXT, MERGE_FIELD(by), 0, 0, false, NULL },
+		{ "json", 'j', OPT_CALL, 0, 0, 0, false, ab_opt_format_json },
+		{ "csv", 0, OPT_CALL, 0, 0, 0, false, ab_opt_format_csv },
+		{ "markdown", 0, OPT_CALL, 0, 0, 0, false, ab_opt_format_markdown },
+		{ "plot", 0, OPT_TEXT, MERGE_FIELD(plot), 0, 0, false, NULL },
+		OPT_TABLE_FORMAT,
 	};
-	enum ab_format format = AB_FORMAT_TABLE;
+	struct merge_options o = { .format = AB_FORMAT_TABLE };
+	const struct opt_parser parser = {
+		.cmd = "ab merge", .table = table, .n_options = OPT_COUNT(table),
+		.fields = &o, .ctx = &o.format, .tables = merge_tables,
+		.usage = merge_usage, .operands = OPT_OPERANDS,
+	};
+	enum parse_result parsed;
+	enum ab_format format;
 	struct merge mg = { 0 };
-	const char *plot = NULL;
-	bool force = false;
-	int c, rc, option;
+	const char *plot;
+	bool force;
+	int rc, first;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":fjh", longopts, &option)) != -1) {
-		switch (c) {
-		case 'f':
-			force = true;
-			break;
-		case 'b':
-			mg.by = optarg;
-			break;
-		case 'j':
-			format = AB_FORMAT_JSON;
-			break;
-		case 'c':
-			format = AB_FORMAT_CSV;
-			break;
-		case 'm':
-			format = AB_FORMAT_MARKDOWN;
-			break;
-		case 'P':
-			plot = optarg;
-			break;
-		case TABLE_OPTION:
-			if (table_format_option("ab merge", longopts[option].name,
-						optarg, merge_tables))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			merge_usage(stdout);
-			return 0;
-		default:
-			return parse_exit_status(arg_bad_option("ab merge", c, argv));
-		}
-	}
-	if (argc - optind < 2) {
+	parsed = opt_parse(&parser, argc, argv, &first);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
+	format = o.format;
+	plot = o.plot;
+	force = o.force;
+	mg.by = o.by;
+	if (argc - first < 2) {
 		vmpctl_error("ab merge: at least 2 FILEs, please (vmpctl ab merge [options] FILE...)");
 		return EXIT_USAGE;
 	}
-	rc = load_hosts(&mg, argv + optind, (size_t)(argc - optind), force);
+	rc = load_hosts(&mg, argv + first, (size_t)(argc - first), force);
 	if (!rc)
 		rc = merge_analyse(&mg);
 	if (!rc) {

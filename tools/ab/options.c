@@ -212,24 +212,38 @@ static int set_value_b(void *ctx, const char *opt, const char *arg)
 	return 0;
 }
 
-static int set_json(void *ctx, const char *opt, const char *arg)
+int ab_opt_format_json(void *ctx, const char *opt, const char *arg)
 {
-	struct ab_parse *p = ctx;
-
 	(void)opt;
 	(void)arg;
-	p->opts->format = AB_FORMAT_JSON;
+	*(enum ab_format *)ctx = AB_FORMAT_JSON;
 	return 0;
+}
+
+int ab_opt_format_csv(void *ctx, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	*(enum ab_format *)ctx = AB_FORMAT_CSV;
+	return 0;
+}
+
+int ab_opt_format_markdown(void *ctx, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	*(enum ab_format *)ctx = AB_FORMAT_MARKDOWN;
+	return 0;
+}
+
+static int set_json(void *ctx, const char *opt, const char *arg)
+{
+	return ab_opt_format_json(&((struct ab_parse *)ctx)->opts->format, opt, arg);
 }
 
 static int set_csv(void *ctx, const char *opt, const char *arg)
 {
-	struct ab_parse *p = ctx;
-
-	(void)opt;
-	(void)arg;
-	p->opts->format = AB_FORMAT_CSV;
-	return 0;
+	return ab_opt_format_csv(&((struct ab_parse *)ctx)->opts->format, opt, arg);
 }
 
 static int check_interleave(void *ctx, const char *opt, const char *arg)

@@ -11,13 +11,13 @@
 #include "load.h"
 #include "plot.h"
 #include "summary.h"
-#include "args.h"
 #include "commands.h"
 #include "json.h"
+#include "options.h"
 #include "output.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,68 +314,48 @@ static int compare_baseline(const struct ab_saved *now, const struct ab_saved *b
 	return 0;
 }
 
+struct report_options {
+	enum ab_format format;
+	const char *baseline, *plot;
+	const char *exports[4];	/* json, csv, markdown, benchstat */
+};
+
+#define REPORT_FIELD(member) offsetof(struct report_options, member)
+
 int cmd_ab_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "plot", required_argument, NULL, 'P' },
-		{ "export-json", required_argument, NULL, 'J' },
-		{ "export-csv", required_argument, NULL, 'C' },
-		{ "export-markdown", required_argument, NULL, 'M' },
-		{ "export-benchstat", required_argument, NULL, 'G' },
-		TABLE_FORMAT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct opt table[] = {
+		{ "baseline", 'B', OPT_TEXT, REPORT_FIELD(baseline), 0, 0, false, NULL },
+		{ "json", 'j', OPT_CALL, 0, 0, 0, false, ab_opt_format_json },
+		{ "csv", 0, OPT_CALL, 0, 0, 0, false, ab_opt_format_csv },
+		{ "plot", 0, OPT_TEXT, REPORT_FIELD(plot), 0, 0, false, NULL },
+		{ "export-json", 0, OPT_TEXT, REPORT_FIELD(exports[0]), 0, 0, false, NULL },
+		{ "export-csv", 0, OPT_TEXT, REPORT_FIELD(exports[1]), 0, 0, false, NULL },
+		{ "export-markdown", 0, OPT_TEXT, REPORT_FIELD(exports[2]), 0, 0, false, NULL },
+		{ "export-benchstat", 0, OPT_TEXT, REPORT_FIELD(exports[3]), 0, 0, false, NULL },
+		OPT_TABLE_FORMAT,
+	};
+	struct report_options o = { .format = AB_FORMAT_TABLE };
+	const struct opt_parser parser = {
+		.cmd = "ab report", .table = table, .n_options = OPT_COUNT(table),
+		.fields = &o, .ctx = &o.format, .tables = ab_tables,
+		.usage = report_usage, .operands = OPT_OPERANDS,
 	};
 	struct saved_figures cur = { 0 }, old = { 0 };
 	struct ab_saved now, base;
-	enum ab_format format = AB_FORMAT_TABLE;
-	const char *baseline = NULL, *plot = NULL;
-	const char *exports[4] = { NULL };	/* json, csv, markdown, benchstat */
-	int c, rc, option;
+	enum parse_result parsed;
+	enum ab_format format;
+	const char *baseline, *plot;
+	const char **exports = o.exports;
+	int rc, first;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":B:jh", longopts, &option)) != -1) {
-		switch (c) {
-		case 'B':
-			baseline = optarg;
-			break;
-		case 'j':
-			format = AB_FORMAT_JSON;
-			break;
-		case 'c':
-			format = AB_FORMAT_CSV;
-			break;
-		case 'P':
-			plot = optarg;
-			break;
-		case 'J':
-			exports[0] = optarg;
-			break;
-		case 'C':
-			exports[1] = optarg;
-			break;
-		case 'M':
-			exports[2] = optarg;
-			break;
-		case 'G':
-			exports[3] = optarg;
-			break;
-		case TABLE_OPTION:
-			if (table_format_option("ab report", longopts[option].name,
-						optarg, ab_tables))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		default:
-			return parse_exit_status(arg_bad_option("ab report", c, argv));
-		}
-	}
-	if (optind + 1 != argc) {
+	parsed = opt_parse(&parser, argc, argv, &first);
+	if (parsed != PARSE_RUN)
+		return parse_exit_status(parsed);
+	format = o.format;
+	baseline = o.baseline;
+	plot = o.plot;
+	if (first + 1 != argc) {
 		vmpctl_error("ab report: one FILE, please (vmpctl ab report [--baseline FILE2] FILE)");
 		return EXIT_USAGE;
 	}
@@ -383,7 +363,7 @@ int cmd_ab_report(int argc, char **argv)
 		vmpctl_error("ab report: --baseline prints a table or JSON, not CSV");
 		return EXIT_USAGE;
 	}
-	rc = ab_saved_load(argv[optind], &now);
+	rc = ab_saved_load(argv[first], &now);
 	if (rc)
 		return rc;
 	now.opts.format = format;
