@@ -4,7 +4,7 @@
 # slices go to both arms and the kernel's counters agree with each slice's
 # arm, the report intervals a flip falls in and the slices whose flip took
 # too long are dropped and counted, the kept pairs are balanced (AB:BA,
-# slices after a flip) and judged by the sign-flip test with a carry-over
+# slices after a flip) and judged by the signed-rank test with a carry-over
 # check, and with both arms at 1 (an A/A run) no effect is found.
 # Sourced with the guest lib by run-tests.sh, which runs each test_NAME in
 # its own shell and reports it as NAME. Logs go to /tmp.
@@ -55,10 +55,10 @@ test_vmpctl_ab_interleave_pft() {
 	straddling=$(json_number straddling /tmp/interleave.json)
 	to_b=$(json_object a_to_b /tmp/interleave.json | json_number n)
 	echo "kept slices: A $kept_a, B $kept_b; intervals straddling a flip: $straddling; flips to B: $to_b"
-	echo "B vs A: $(json_number diff_pct /tmp/interleave.json)%, sign-flip p $(json_number signflip_p /tmp/interleave.json), MDE $(json_number mde_pct /tmp/interleave.json)%"
+	echo "B vs A: $(json_number diff_pct /tmp/interleave.json)%, signed-rank p $(json_number signflip_p /tmp/interleave.json), MDE $(json_number mde_pct /tmp/interleave.json)%"
 	echo "balance: $(json_object balance /tmp/interleave.json)"
 	echo "carry-over: $(json_object carry_over /tmp/interleave.json)"
-	grep -q '"test":"sign-flip"' /tmp/interleave.json || fail "the report's test is not the sign-flip test"
+	grep -q '"test":"signed-rank"' /tmp/interleave.json || fail "the report's test is not the signed-rank test"
 	# no flip is over --max-flip 5: nothing arm-dependent was dropped
 	grep -q '"balanced":true}' /tmp/interleave.json || fail "the kept pairs are unbalanced"
 	grep -q '"carry_over":{"checked":true,' /tmp/interleave.json || fail "no carry-over check"

@@ -45,7 +45,7 @@ wl_check() {
 	kept=$(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$json")
 	verdict=$(wl_field "$json" verdict)
 	mde=$(wl_field "$json" mde_pct)
-	echo "$1: $kept pairs kept, B vs A $(wl_field "$json" diff_pct)%, sign-flip p $(wl_field "$json" signflip_p), verdict $verdict, MDE $mde%"
+	echo "$1: $kept pairs kept, B vs A $(wl_field "$json" diff_pct)%, signed-rank p $(wl_field "$json" signflip_p), verdict $verdict, MDE $mde%"
 	echo "balance: $(grep -o '"balance":{[^}]*}' "$json")"
 	[ "${kept:-0}" -ge "$2" ] || fail "$1: ${kept:-no} pairs kept, expected $2"
 	grep -q '"balanced":true}' "$json" || fail "$1: the kept pairs are unbalanced"
@@ -66,11 +66,13 @@ wl_check() {
 	done
 }
 
-# Four pairs and no warm-up slice (the group's CI budget: a start-up
-# transient lands in one arm of one pair at random, which the sign-flip
-# test allows for), each slice long enough for two of the program's
-# reports: WL_AB for reports every second (20 s a run).
-WL_PAIRS="-n 4 -w 0 -T 60"
+# Seven pairs, at least six kept (the signed-rank test reaches p < 0.05
+# from six pairs: with fewer, ab's honest answer is no verdict), no
+# warm-up slice (the group's CI budget: a start-up transient lands in one
+# arm of one pair at random, which the test allows for), each slice long
+# enough for two of the program's reports: WL_AB for reports every second
+# (35 s a run).
+WL_PAIRS="-n 7 -w 0 -T 60"
 WL_AB="--interleave 2.5 --max-flip 5 $WL_PAIRS"
 
 # group: presets
@@ -81,7 +83,7 @@ test_workloads_sysbench() {
 	# shellcheck disable=SC2086 # $WL_AB is a list of options
 	wl_run sysbench $WL_AB --preset sysbench -- \
 		sysbench cpu --threads=1 --time=600 --report-interval=1 run
-	wl_check sysbench 4
+	wl_check sysbench 6
 	wl_latency sysbench pct_ms
 }
 
@@ -95,7 +97,7 @@ test_workloads_fio() {
 		--ioengine=psync --rw=randread --bs=4k --time_based --runtime=600 \
 		--status-interval=1 --output-format=json
 	rm -f /tmp/wl-fio.dat
-	wl_check fio 4
+	wl_check fio 6
 	wl_latency fio mean_ms
 }
 
@@ -111,7 +113,7 @@ test_workloads_iperf3() {
 	wl_run iperf3 --interleave 1.5 --max-flip 5 $WL_PAIRS --preset iperf3 -- \
 		iperf3 -c 127.0.0.1 -p 5201 -t 600 -i 0.5 --forceflush
 	kill "$(cat /tmp/wl-iperf3.pid)" 2>/dev/null
-	wl_check iperf3 4
+	wl_check iperf3 6
 }
 
 # pgbench against a PostgreSQL server of the guest's own (initdb in /tmp,
@@ -148,7 +150,7 @@ test_workloads_pgbench() {
 		fail "cannot stop postgres"
 	wait_until 20 not test -e "$dir/data/postmaster.pid" ||
 		fail "postgres did not stop: $(tail -n 3 /tmp/wl-postgres.log)"
-	wl_check pgbench 4
+	wl_check pgbench 6
 	wl_latency pgbench mean_ms
 }
 
@@ -179,7 +181,7 @@ test_workloads_stress_ng_watched() {
 		fail "the report does not name the watched cgroup"
 	kill "$pid"
 	wait "$pid" 2>/dev/null
-	wl_check stress-ng 4
+	wl_check stress-ng 6
 }
 
 # cgroup v2's io.stat, which --counter io.stat:KEY reads, as the kernel
