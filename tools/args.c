@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "args.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "output.h"
 #include "parse.h"
 

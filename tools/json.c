@@ -112,6 +112,13 @@ void json_put(json_t *object, const char *key, json_t *value)
 		json_failed = true;
 }
 
+void json_put_reals(json_t *object, const char *const *keys,
+		    const double *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_put(object, keys[i], json_real_or_null(values[i]));
+}
+
 void json_append(json_t *array, json_t *value)
 {
 	if (!array || !value || json_array_append_new(array, value) < 0)

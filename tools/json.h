@@ -45,6 +45,9 @@ json_t *json_pair(double lo, double hi);
  */
 void json_put(json_t *object, const char *key, json_t *value);
 void json_append(json_t *array, json_t *value);
+/* json_put() of keys[i]: json_real_or_null(values[i]) for each i < n. */
+void json_put_reals(json_t *object, const char *const *keys,
+		    const double *values, size_t n);
 
 /*
  * Prints value on one line and drops the reference; 0, -ENOMEM (a

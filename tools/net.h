@@ -50,6 +50,4 @@ void net_print_table(FILE *out, const struct net_options *opts,
 int net_print_json(FILE *out, const struct net_options *opts,
 		   const struct measurement *m);
 
-int cmd_net(int argc, char **argv);
-
 #endif

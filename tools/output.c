@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "signals.h"
 
 #include <ctype.h>

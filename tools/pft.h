@@ -79,7 +79,4 @@ void pft_print_table(FILE *out, const struct pft_options *opts,
 int pft_print_json(FILE *out, const struct pft_options *opts,
 		   const struct pft_result *result);
 
-/* The command; exit codes 0 ok, 1 failed, 2 usage, 3 environment. */
-int cmd_pft(int argc, char **argv);
-
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The restore file of a changed knob (see restorefile.h). */
 #include "restorefile.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "output.h"
 
 #include <dirent.h>

@@ -300,21 +300,44 @@ static double to_pct(double log_ratio)
 	return 100 * expm1(log_ratio);
 }
 
-void stats_seq_result(const struct stats_seq *s, double *diff_pct,
-		      double *lo_pct, double *hi_pct, double *p_always)
+static void test_result(const struct stats_seq_test *r, double *diff_pct,
+			double *lo_pct, double *hi_pct, double *p_always)
 {
-	const struct stats_seq_test *r = &s->tests[s->reported];
-
 	*diff_pct = to_pct(r->estimate);
 	*lo_pct = to_pct(r->lo);
 	*hi_pct = to_pct(r->hi);
 	*p_always = fmin(1, exp(-r->log_e_max));
 }
 
+void stats_seq_result(const struct stats_seq *s, double *diff_pct,
+		      double *lo_pct, double *hi_pct, double *p_always)
+{
+	test_result(&s->tests[s->reported], diff_pct, lo_pct, hi_pct, p_always);
+}
+
+void stats_seq_test_result(const struct stats_seq *s, enum stats_seq_adjust adjust,
+			   double *diff_pct, double *lo_pct, double *hi_pct,
+			   double *p_always)
+{
+	test_result(&s->tests[adjust], diff_pct, lo_pct, hi_pct, p_always);
+}
+
+void stats_seq_balance_result(const struct stats_seq *s, double *diff_pct,
+			      double *lo_pct, double *hi_pct, double *p_always)
+{
+	test_result(&s->balance, diff_pct, lo_pct, hi_pct, p_always);
+}
+
 double stats_seq_variance_reduction(const struct stats_seq *s)
 {
+	return stats_seq_test_variance_reduction(s, s->reported);
+}
+
+double stats_seq_test_variance_reduction(const struct stats_seq *s,
+					 enum stats_seq_adjust adjust)
+{
 	const struct stats_seq_test *raw = &s->tests[STATS_SEQ_RAW];
-	const struct stats_seq_test *r = &s->tests[s->reported];
+	const struct stats_seq_test *r = &s->tests[adjust];
 	double n = (double)raw->n;
 
 	if (raw->n < 2)

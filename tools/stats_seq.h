@@ -145,11 +145,24 @@ int stats_seq_add(struct stats_seq *s, const struct stats_seq_pair *p);
 void stats_seq_result(const struct stats_seq *s, double *diff_pct,
 		      double *lo_pct, double *hi_pct, double *p_always);
 
+/* The same of the test adjusted one way (which may not be the reported). */
+void stats_seq_test_result(const struct stats_seq *s, enum stats_seq_adjust adjust,
+			   double *diff_pct, double *lo_pct, double *hi_pct,
+			   double *p_always);
+
+/* The covariate's B vs A, by the always-valid test of its balance. */
+void stats_seq_balance_result(const struct stats_seq *s, double *diff_pct,
+			      double *lo_pct, double *hi_pct, double *p_always);
+
 /*
  * 1 - var(adjusted d) / var(raw d) over the tested pairs: the share of
  * the variance the adjustment removed. NaN below 2 tested pairs.
  */
 double stats_seq_variance_reduction(const struct stats_seq *s);
+
+/* The same for the test adjusted one way. */
+double stats_seq_test_variance_reduction(const struct stats_seq *s,
+					 enum stats_seq_adjust adjust);
 
 /* "effect", "no difference larger than target", or "running" */
 const char *stats_seq_verdict_name(enum stats_seq_verdict v);

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl: command dispatch only; each command lives in its own file. */
-#include "ab/ab.h"
 #include "commands.h"
-#include "net.h"
 #include "output.h"
-#include "pft.h"
 #include "signals.h"
 
 #include <getopt.h>

@@ -24,6 +24,8 @@
 #include <jansson.h>
 
 #include "ab/ab.h"
+#include "ab/result.h"
+#include "commands.h"
 #include "capture.h"
 #include "clock.h"
 #include "rate.h"
@@ -514,18 +516,14 @@ static void test_blocks_pair_the_runs(void **state)
 	ab_options_free(&o);
 }
 
-static char *capture(void (*print)(FILE *, const struct ab_report *),
-		     const struct ab_report *r)
+static char *capture(enum ab_format format, const struct ab_report *r)
 {
+	struct ab_result result;
 	struct capture c;
 
-	print(capture_open(&c), r);
+	ab_result_of_runs(r, &result);
+	assert_int_equal(ab_result_print_as(capture_open(&c), &result, format), 0);
 	return capture_text(&c);
-}
-
-static void print_json(FILE *out, const struct ab_report *r)
-{
-	assert_int_equal(ab_print_json(out, r), 0);
 }
 
 static size_t count_char(const char *s, char c)
@@ -553,7 +551,7 @@ static void test_outputs(void **state)
 	r.knob_path = "/sys/kernel/vmpressure_ctl/enabled";
 	r.seed = 5;
 
-	text = capture(ab_print_table, &r);
+	text = capture(AB_FORMAT_TABLE, &r);
 	assert_non_null(strstr(text, "knob /sys/kernel/vmpressure_ctl/enabled: A=1 B=0, order abba"));
 	assert_non_null(strstr(text, "*10.00%*"));
 	assert_non_null(strstr(text, "B worse"));
@@ -563,7 +561,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "arm changes (knob write + read-back, or --switch): A->B 6, median 3.500 ms, max 6.000 ms; B->A 5, median 8.000 ms"));
 	free(text);
 
-	text = capture(print_json, &r);
+	text = capture(AB_FORMAT_JSON, &r);
 	assert_non_null(strstr(text, "\"command\":[\"sh\",\"-c\",\"x\\\"y\"]"));
 	assert_non_null(strstr(text, "\"marker\":\"*10.00%*\""));
 	assert_non_null(strstr(text, "\"metric_regex\":null"));
@@ -574,7 +572,7 @@ static void test_outputs(void **state)
 	free(text);
 
 	/* a header and one line per metric, all with the same columns */
-	text = capture(ab_print_csv, &r);
+	text = capture(AB_FORMAT_CSV, &r);
 	assert_int_equal(count_char(text, '\n'), 1 + r.n_metrics);
 	line2 = strchr(text, '\n') + 1;
 	*strchr(line2, '\n') = '\0';

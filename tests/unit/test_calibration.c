@@ -11,8 +11,10 @@
  * carry-over. Issue 31's conditions: drift x3 with the orders as drawn
  * (uneven), stalls (outliers) in either arm, one spike in an A slice, a
  * constant effect with a common transient after every flip, and whole
- * runs in ABBA blocks with AR(1) 0.5 noise; the power against stated
- * effects. About 20 s of CPU in all.
+ * runs in ABBA blocks with AR(1) 0.5 noise; data lost by arm: B reports
+ * less often (its intervals straddle flips more), B's reports stop for
+ * half a second in some of its slices (stalls, counted as B's time); the
+ * power against stated effects. About 20 s of CPU in all.
  *
  * Slices of 1 s, report intervals of 1/16 s, one warmup slice, 12 pairs
  * in random order, rates with 5% noise per interval.
@@ -52,7 +54,17 @@ struct workload {
 	size_t long_every;	/* --long-every */
 	double stall_share;	/* of slices, either arm: 0.25 s at 5% speed */
 	bool a_spike;		/* one interval of the 6th A slice 200 times as fast */
+	double b_step_s;	/* B's report interval; 0: STEP_S as A's */
+	/*
+	 * of B's slices: no report for GAP_S from a random time; the work
+	 * goes on (a report held back) or, with b_gap_stops, stops too
+	 */
+	double b_gap_share;
+	bool b_gap_stops;
+	bool b_gap_anywhere;	/* ... from any time of the slice, on past its end */
 };
+
+#define GAP_S 0.5
 
 struct tally {
 	size_t false_positives;
@@ -89,7 +101,8 @@ static bool simulate(const struct workload *w, unsigned long seed,
 	static struct ab_options o;
 	struct ab_schedule schedule;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double t = 0, grid = STEP_S, built_up = 0, calm_at = 0, stall_at;
+	double t = 0, grid = STEP_S, step = STEP_S, built_up = 0, calm_at = 0;
+	double stall_at, gap_at;
 	enum ab_arm prev = AB_ARM_A;
 	size_t a_slices = 0;
 
@@ -107,6 +120,7 @@ static bool simulate(const struct workload *w, unsigned long seed,
 	il->settle_s = w->settle_s;
 	il->slice_s = SLICE_S;
 	il->long_every = w->long_every;
+	il->find_stalls = true;	/* as for a command's own reports */
 	for (size_t k = 0; k < 2 * PAIRS + 2; k++) {
 		enum ab_arm arm = il_next_arm(il, &schedule);
 		bool toggled = k == 0 || arm != prev;
@@ -123,27 +137,45 @@ static bool simulate(const struct workload *w, unsigned long seed,
 		a_slices += arm == AB_ARM_A;
 		stall_at = gsl_rng_uniform(rng) < w->stall_share ?
 			t + gsl_rng_uniform(rng) * (length - 0.25) : -1;
-		for (; grid <= t + length + 1e-9; grid += STEP_S) {
-			double mid = grid - STEP_S / 2;
-			struct rate_interval iv = { .t = grid, .interval_s = STEP_S };
+		gap_at = w->b_gap_share > 0 && arm == AB_ARM_B &&
+			gsl_rng_uniform(rng) < w->b_gap_share ?
+			t + gsl_rng_uniform(rng) * (length - (w->b_gap_anywhere ? 0 : GAP_S)) :
+			-INFINITY;
+		for (; grid <= t + length + 1e-9; grid += step) {
+			double mid;
+			struct rate_interval iv;
 
+			/* the reports held back: the next one after the gap */
+			if (grid > gap_at && grid < gap_at + GAP_S) {
+				step += gap_at + GAP_S - grid;
+				grid = gap_at + GAP_S;
+			}
+			iv.t = grid;
+			iv.interval_s = step;
+			mid = grid - step / 2;
 			built_up = w->lag_s > 0 ?
-				target + (built_up - target) * exp(-STEP_S / w->lag_s) :
+				target + (built_up - target) * exp(-step / w->lag_s) :
 				target;
-			iv.count = STEP_S * noisy_rate(w, rng, mid,
-						       mid > t ? built_up : 0,
-						       mid < calm_at,
-						       mid >= stall_at && mid < stall_at + 0.25);
+			iv.count = step * noisy_rate(w, rng, mid,
+						     mid > t ? built_up : 0,
+						     mid < calm_at,
+						     mid >= stall_at && mid < stall_at + 0.25);
+			/* stopped: the work of the gap is missing from the report */
+			if (w->b_gap_stops && grid == gap_at + GAP_S)
+				iv.count *= 1 - GAP_S / step;
 			if (w->a_spike && arm == AB_ARM_A && a_slices == 6 &&
 			    mid > t + 0.5 && mid < t + 0.5 + STEP_S)
 				iv.count *= 200;
 			il_add_interval(il, &iv);
+			step = arm == AB_ARM_B && w->b_step_s > 0 ? w->b_step_s : STEP_S;
 		}
 		t += length;
 		prev = arm;
 	}
 	il->input_done = true;
 	assert_int_equal(il_build_report(il, &o, r), 0);
+	/* as command.c's report of slices */
+	assert_int_equal(il_count_losses(il, &r->losses), 0);
 	ab_schedule_free(&schedule);
 	gsl_rng_free(rng);
 	return r->compared;
@@ -194,6 +226,13 @@ static const struct workload aaa[] = {
 	{ .name = "outliers: 0.25 s stalls in 10% of slices",
 	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
 	  .stall_share = 0.1 },
+	/* data lost by arm */
+	{ .name = "B reports every 0.1 s, A every 1/16 s",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .b_step_s = 0.1 },
+	{ .name = "B's reports held back 0.5 s in 30% of its slices",
+	  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+	  .b_gap_share = 0.3 },
 };
 
 static void test_false_positive_rate(void **state)
@@ -282,7 +321,8 @@ static void test_carry_over_longer_than_a_slice(void **state)
 
 /*
  * Power against stated effects: B +5% under the drift, +20% under the
- * stalls above (at least 75% "B better" in 200 runs); and a constant
+ * stalls above, +10% when B reports less often (at least 75% "B better"
+ * in 200 runs); and a constant
  * +50% with a dip after every flip in both arms (a common transient)
  * must not be called carry-over.
  */
@@ -298,6 +338,9 @@ static void test_power(void **state)
 		{ .name = "B x1.5, a dip after every flip in both arms",
 		  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
 		  .disturb_s = 0.3, .effect = 0.5 },
+		{ .name = "B +10%, B reports every 0.1 s, A every 1/16 s",
+		  .flip_to_a_s = 0.01, .flip_to_b_s = 0.01, .max_flip_s = 0.25,
+		  .b_step_s = 0.1, .effect = 0.1 },
 	};
 	const size_t runs = 200;
 
@@ -317,6 +360,58 @@ static void test_power(void **state)
 		/* the common transient: as a difference it read 7.5% [4.6%, 12%] */
 		if (effects[i].disturb_s > 0)
 			assert_true(carry_hi <= STATS_ALPHA);
+	}
+}
+
+/*
+ * Issue 31's made-up workload: B's work and reports stop for 0.5 s in
+ * half of its slices, within the slice or, the second time, from any
+ * time of it on past the flip. A stall is B's own slowness, counted in
+ * its time (split by overlap across a flip): ab must say "B worse" or
+ * refuse in at least 95% of runs, never "B better" more often than a
+ * false positive. When the stalled slices were dropped as losses, the
+ * kept ones (B at full speed) read "~" in a quarter of the runs.
+ */
+static void test_stalls_are_the_arms_time(void **state)
+{
+	struct workload stalling = {
+		.name = "B stalls", .flip_to_a_s = 0.01, .flip_to_b_s = 0.01,
+		.max_flip_s = 0.25, .b_gap_share = 0.5, .b_gap_stops = true,
+	};
+	const size_t runs = 200;
+	struct interleave il;
+	struct il_report r;
+	size_t stalled[2] = { 0, 0 };
+
+	(void)state;
+	assert_true(simulate(&stalling, 1, &il, &r));
+	for (size_t k = il.warmup; k < il.n; k++)
+		stalled[il.slices[k].arm] += il.slices[k].stalled;
+	print_message("B stalls: %zu stalls, in A %zu and B %zu slices; %s\n",
+		      il.intervals_stalled, stalled[AB_ARM_A], stalled[AB_ARM_B],
+		      il_verdict(&r));
+	assert_int_equal(stalled[AB_ARM_A], 0);
+	assert_true(stalled[AB_ARM_B] >= 5);
+	assert_true(r.losses.even);
+	assert_string_equal(il_verdict(&r), "B worse");
+	il_free(&il);
+
+	for (int anywhere = 0; anywhere < 2; anywhere++) {
+		struct tally t;
+		size_t b_worse;
+		double lo, hi;
+
+		stalling.b_gap_anywhere = anywhere;
+		t = run_many(&stalling, runs);
+		b_worse = t.false_positives - t.b_better;
+		stats_wilson(b_worse + t.refused, runs, &lo, &hi);
+		print_message("B stalls%s: B worse %zu, no verdict %zu: %zu/%zu [%4.1f%%, %4.1f%%]; B better %zu\n",
+			      anywhere ? " (past the flip too)" : "", b_worse,
+			      t.refused, b_worse + t.refused, runs, 100 * lo,
+			      100 * hi, t.b_better);
+		/* "B better" no more often than chance gives a false positive */
+		assert_true(t.b_better <= runs / 20);
+		assert_true((double)(b_worse + t.refused) >= 0.95 * (double)runs);
 	}
 }
 
@@ -402,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_carry_over_found),
 		cmocka_unit_test(test_carry_over_longer_than_a_slice),
 		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_stalls_are_the_arms_time),
 		cmocka_unit_test(test_one_outlier_does_not_rule),
 		cmocka_unit_test(test_whole_runs_correlated),
 	};

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
+#include "ab/result.h"
 #include "ab/slices.h"
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
@@ -461,7 +462,7 @@ static void test_uneven_losses_get_no_verdict(void **state)
 		}
 	}
 	assert_int_equal(il_build_report(&il, &o, &r), 0);
-	il_count_losses(&il, &r.losses);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
 	assert_true(r.losses.checked);
 	assert_false(r.losses.even);
 	assert_non_null(strstr(r.losses.why, "A counted 92% of its slices' time, B 61%"));
@@ -471,11 +472,145 @@ static void test_uneven_losses_get_no_verdict(void **state)
 	/* the same time lost in both arms: even */
 	timeline_of_pairs(&il, 20, long_b_rate);
 	assert_int_equal(il_build_report(&il, &o, &r), 0);
-	il_count_losses(&il, &r.losses);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
 	assert_true(r.losses.even);
 	assert_int_equal(r.losses.total[AB_ARM_A], 20);
 	assert_int_equal(r.losses.lost_any[AB_ARM_B], 0);
 	assert_string_equal(il_verdict(&r), "B worse");
+	il_free(&il);
+}
+
+/*
+ * Whole slices lost count as time lost: of ten pairs, four B slices
+ * without a report interval (Fisher's 4 of 10 against 0 of 10 is p
+ * 0.087) and the other six losing 0.3 s each. Judged over the six kept
+ * pairs alone, a sign test cannot go below 2 / 64 and this passed as
+ * even; over all ten pairs B loses more in every one.
+ */
+static void test_lost_slices_count_as_lost_time(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+	size_t b_slices = 0;
+
+	(void)state;
+	timeline_of_pairs(&il, 10, long_b_rate);
+	for (size_t k = il.warmup; k < il.n; k++) {
+		struct il_slice *s = &il.slices[k];
+
+		if (s->arm != AB_ARM_B)
+			continue;
+		if (b_slices++ % 5 < 2) {
+			s->time_s = s->count = 0;
+			s->intervals = 0;
+		} else {
+			s->time_s -= 0.3;
+			s->count -= 0.3 * 900;
+		}
+	}
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
+	assert_int_equal(r.losses.lost[AB_LOSS_NO_INTERVAL][AB_ARM_B], 4);
+	assert_true(r.losses.p > AB_LOSS_SLICES_ALPHA);
+	assert_true(r.losses.kept_p < 0.01);
+	assert_false(r.losses.even);
+	assert_non_null(strstr(r.losses.why, "A counted 92% of its slices' time, B 37%"));
+	assert_string_equal(il_verdict(&r), "no verdict");
+	il_free(&il);
+}
+
+/*
+ * A stall (a report interval over 4 times the median of the last 32 and
+ * over 0.25 s) is its arm's own slowness: inside a slice it is counted
+ * whole, across a flip split by overlap, and the slice with the most of
+ * it is marked stalled; no slice is dropped for it. Dropping them kept a
+ * stalling arm's fast slices only.
+ */
+static void test_stalls_count_as_time(void **state)
+{
+	struct interleave il;
+	struct rate_interval iv;
+	double t = 0;
+
+	(void)state;
+	il_init(&il, 0.25, 0);
+	il.find_stalls = true;
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 0, 0.01, 0.01, true), 0);
+	/* 32 intervals of 0.05 s fill the window the median is taken of */
+	for (int i = 0; i < 32; i++, t += 0.05) {
+		iv = interval(0.01 + t, 0.06 + t, 50);
+		assert_int_equal(il_add_interval(&il, &iv), IL_IN_SLICE);
+	}
+	assert_int_equal(il_begin_slice(&il, AB_ARM_B, 2, 2.01, 0.01, true), 0);
+	/* B stops for 0.6 s inside its slice: 0.1 s of work in 0.7 s */
+	iv = interval(2.01, 2.71, 100);
+	assert_int_equal(il_add_interval(&il, &iv), IL_IN_SLICE);
+	assert_true(il.slices[1].stalled && !il.slices[0].stalled);
+	assert_true(fabs(il.slices[1].time_s - 0.7) < 1e-9 && il.slices[1].count == 100);
+	/* and again across the flip to A at 3: 0.29 s in B, 0.1 s in A */
+	iv = interval(2.71, 3.11, 40);
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 3, 3.01, 0.01, true), 0);
+	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
+	assert_int_equal(il.intervals_stalled, 2);
+	assert_true(fabs(il.slices[1].time_s - 0.99) < 1e-9);
+	assert_true(fabs(il.slices[1].count - 129) < 1e-9);
+	assert_true(fabs(il.slices[2].time_s - 0.1) < 1e-9);
+	assert_false(il.slices[2].stalled);
+	il.input_done = true;
+	il.slices[2].end = 4;
+	assert_int_equal(il_slice_fate(&il, 1), IL_KEPT);
+	il_free(&il);
+}
+
+/* Marks the first n slices of arm after the warmup stalled. */
+static void stall_slices(struct interleave *il, enum ab_arm arm, size_t n)
+{
+	for (size_t k = il->warmup; k < il->n && n; k++) {
+		if (il->slices[k].arm == arm) {
+			il->slices[k].stalled = true;
+			n--;
+		}
+	}
+}
+
+/*
+ * Stalls in 4 of B's 12 slices and none of A's (Fisher p 0.093): when
+ * the rates do not call B worse, no verdict; when they do, B worse; and
+ * when the stalls are A's while the rates call B worse, no verdict.
+ */
+static void test_stalls_leaning_on_an_arm(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 12, same_rate);
+	stall_slices(&il, AB_ARM_B, 4);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
+	assert_int_equal(r.losses.stalled[AB_ARM_B], 4);
+	assert_true(r.losses.even);
+	assert_int_equal(ab_losses_stall_lean(&r.losses), AB_ARM_B);
+	assert_false(il_significant(&r));
+	assert_true(il_stalls_unresolved(&r));
+	assert_string_equal(il_verdict(&r), "no verdict");
+	il_free(&il);
+
+	timeline_of_pairs(&il, 12, long_b_rate);
+	stall_slices(&il, AB_ARM_B, 4);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
+	assert_string_equal(il_verdict(&r), "B worse");
+	il_free(&il);
+
+	timeline_of_pairs(&il, 12, long_b_rate);
+	stall_slices(&il, AB_ARM_A, 4);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(il_count_losses(&il, &r.losses), 0);
+	assert_int_equal(ab_losses_stall_lean(&r.losses), AB_ARM_A);
+	assert_string_equal(il_verdict(&r), "no verdict");
 	il_free(&il);
 }
 
@@ -559,17 +694,14 @@ static void test_unbalanced_pairs_get_no_verdict(void **state)
 	il_free(&il);
 }
 
-static char *print(int format, const struct il_report *r)
+static char *print(enum ab_format format, const struct il_report *r)
 {
+	struct ab_result result;
 	struct capture c;
 	FILE *out = capture_open(&c);
 
-	if (format == 0)
-		il_print_table(out, r);
-	else if (format == 1)
-		assert_int_equal(il_print_json(out, r), 0);
-	else
-		il_print_csv(out, r);
+	ab_result_of_slices(r, &result);
+	assert_int_equal(ab_result_print_as(out, &result, format), 0);
 	return capture_text(&c);
 }
 
@@ -587,7 +719,7 @@ static void test_outputs(void **state)
 	r.knob_path = "/tmp/knob";
 	r.elapsed_s = 21;
 
-	text = print(0, &r);
+	text = print(AB_FORMAT_TABLE, &r);
 	assert_non_null(strstr(text, "knob /tmp/knob: A=1 B=0, interleaved: slices of 1 s in pairs, order abba"));
 	assert_non_null(strstr(text, "pairs for 1%"));
 	assert_non_null(strstr(text, "B better"));
@@ -596,7 +728,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "report intervals: 220 read, 22 straddling"));
 	free(text);
 
-	text = print(1, &r);
+	text = print(AB_FORMAT_JSON, &r);
 	assert_non_null(strstr(text, "{\"mode\":\"interleave\",\"knob\":\"/tmp/knob\""));
 	assert_non_null(strstr(text, "\"pairs\":{\"kept\":10,\"dropped\":0,"));
 	assert_non_null(strstr(text, "\"verdict\":\"B better\""));
@@ -605,7 +737,7 @@ static void test_outputs(void **state)
 	free(text);
 
 	/* CSV: as many fields in the line as in the header */
-	text = print(2, &r);
+	text = print(AB_FORMAT_CSV, &r);
 	for (char *p = text; *p; p++) {
 		if (*p == ',')
 			commas[line]++;
@@ -634,6 +766,9 @@ int main(void)
 		cmocka_unit_test(test_split_intervals),
 		cmocka_unit_test(test_fisher_exact),
 		cmocka_unit_test(test_uneven_losses_get_no_verdict),
+		cmocka_unit_test(test_lost_slices_count_as_lost_time),
+		cmocka_unit_test(test_stalls_count_as_time),
+		cmocka_unit_test(test_stalls_leaning_on_an_arm),
 		cmocka_unit_test(test_unbalanced_pairs_get_no_verdict),
 	};
 

@@ -21,6 +21,7 @@
 
 #include "capture.h"
 #include "cgroup.h"
+#include "commands.h"
 #include "pft.h"
 #include "rate.h"
 

@@ -49,6 +49,18 @@ static int set_up(void **state)
 	return 0;
 }
 
+/* The demo's plot, with the verdict of its result, to path. */
+static int plot_demo(struct plot_fixture *f, const char *path)
+{
+	struct il_report report;
+	struct ab_result r;
+
+	assert_int_equal(il_build_report(&f->saved.il, &f->saved.opts, &report), 0);
+	assert_int_equal(il_count_losses(&f->saved.il, &report.losses), 0);
+	ab_result_of_slices(&report, &r);
+	return ab_plot_saved(&f->saved, &r, path);
+}
+
 static int tear_down(void **state)
 {
 	struct plot_fixture *f = *state;
@@ -87,7 +99,7 @@ static void png_shows_the_three_panels(void **state)
 	size_t a, b, hist, effect[2], panel = (size_t)(PLOT_SLICES_X1 - PLOT_SLICES_X0) *
 			     (PLOT_SLICES_Y1 - PLOT_SLICES_Y0);
 
-	assert_int_equal(ab_plot_saved(&f->saved, f->png), 0);
+	assert_int_equal(plot_demo(f, f->png), 0);
 	img = cairo_image_surface_create_from_png(f->png);
 	assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
 	assert_int_equal(cairo_image_surface_get_width(img), PLOT_WIDTH);
@@ -153,7 +165,7 @@ static void svg_is_svg_with_the_panels(void **state)
 	struct plot_fixture *f = *state;
 	static char text[1 << 20];
 
-	assert_int_equal(ab_plot_saved(&f->saved, f->svg), 0);
+	assert_int_equal(plot_demo(f, f->svg), 0);
 	assert_int_equal(read_text_file(f->svg, text, sizeof(text)), 0);
 	assert_non_null(strstr(text, "<svg"));
 	assert_non_null(strstr(text, "width=\"1200\""));
@@ -244,7 +256,7 @@ static void svg_has_ticks_and_a_bar_per_slice(void **state)
 	free(b);
 	for (size_t k = 0; k < f->saved.il.n; k++)
 		finite += isfinite(il_slice_rate(&f->saved.il.slices[k]));
-	assert_int_equal(ab_plot_saved(&f->saved, f->svg), 0);
+	assert_int_equal(plot_demo(f, f->svg), 0);
 	assert_int_equal(read_text_file(f->svg, text, sizeof(text)), 0);
 	drop_spaces(text);
 	svg_colour(PLOT_COLOUR_A, "fill", colour[0], sizeof(colour[0]));
@@ -330,10 +342,10 @@ static void refuses_what_it_cannot_draw(void **state)
 	char gif[80];
 
 	snprintf(gif, sizeof(gif), "%s/out.gif", f->dir);
-	assert_int_equal(ab_plot_saved(&f->saved, gif), EXIT_USAGE);
+	assert_int_equal(plot_demo(f, gif), EXIT_USAGE);
 	assert_int_equal(access(gif, F_OK), -1);
 	f->saved.interleaved = false;
-	assert_int_equal(ab_plot_saved(&f->saved, f->png), EXIT_USAGE);
+	assert_int_equal(plot_demo(f, f->png), EXIT_USAGE);
 	f->saved.interleaved = true;
 	assert_int_equal(access(f->png, F_OK), -1);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Progress sources of ab --interleave (tools/ab/source_lines.c and
- * source_counter.c) on what the real programs and the kernel printed:
+ * Progress sources of ab --interleave (the plug-ins tools/ab/source_*.c)
+ * on what the real programs and the kernel printed:
  * tests/unit/fixtures/workloads/ and counters/, each recorded by the
  * record.sh beside it. Every preset's intervals must add up to the total
  * the program itself printed at the end, so a parser that misses lines,
@@ -118,7 +118,7 @@ static void test_sysbench_cpu(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_SYSBENCH, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("sysbench"), NULL);
 	replay(&src, "sysbench-cpu.txt", &r);
 	assert_int_equal(r.n, 5);
 	assert_int_equal(r.invalid, 0);
@@ -143,7 +143,7 @@ static void test_sysbench_memory(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_SYSBENCH, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("sysbench"), NULL);
 	replay(&src, "sysbench-memory.txt", &r);
 	/* [ 1s ] 4707.65 MiB/sec ... [ 4s ] 4459.17 MiB/sec: MiB per second */
 	assert_int_equal(r.n, 4);
@@ -162,7 +162,7 @@ static void test_pgbench(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_PGBENCH, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("pgbench"), NULL);
 	replay(&src, "pgbench.txt", &r);
 	assert_int_equal(r.n, 5);
 	assert_ordered(&r);
@@ -173,7 +173,7 @@ static void test_pgbench(void **state)
 	assert_true(isnan(r.s[1].lat_pct_ms));
 	/* "number of transactions actually processed: 4123" */
 	assert_close(total_count(&r), 4123, 0.01);
-	assert_true(ab_preset_on_stderr(AB_PRESET_PGBENCH));
+	assert_true(ab_source_preset("pgbench")->on_stderr);
 	ab_line_source_free(&src);
 }
 
@@ -183,7 +183,7 @@ static void test_iperf3_one_stream(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_IPERF3, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("iperf3"), NULL);
 	replay(&src, "iperf3-client.txt", &r);
 	/* five intervals; the sender and receiver totals are not intervals */
 	assert_int_equal(r.n, 5);
@@ -202,7 +202,7 @@ static void test_iperf3_two_streams(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_IPERF3, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("iperf3"), NULL);
 	replay(&src, "iperf3-client-P2.txt", &r);
 	/* the [SUM] lines, not the streams' as well */
 	assert_int_equal(r.n, 5);
@@ -220,7 +220,7 @@ static void test_fio_json(void **state)
 	struct replay r;
 
 	(void)state;
-	ab_line_source_init(&src, AB_PRESET_FIO, NULL, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_preset("fio"), NULL);
 	replay(&src, "fio-randread.json.txt", &r);
 	/* six reports: the first starts the count, five intervals follow */
 	assert_int_equal(r.n, 5);
@@ -243,7 +243,7 @@ static void test_rate_regex(void **state)
 
 	(void)state;
 	assert_int_equal(regcomp(&re, "eps: ([0-9.]+)", REG_EXTENDED), 0);
-	ab_line_source_init(&src, AB_PRESET_NONE, &re, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_by_option("rate-regex"), &re);
 	replay(&src, "sysbench-cpu.txt", &r);
 	/* the first match starts the clock; its four successors are rates */
 	assert_int_equal(r.n, 4);
@@ -265,7 +265,7 @@ static void test_count_regex(void **state)
 	/* the interval lines carry a Cwnd column, the totals do not */
 	assert_int_equal(regcomp(&re, "sec +([0-9.]+) GBytes +[0-9.]+ Gbits/sec +[0-9]+ +[0-9.]+ [KM]Bytes",
 				 REG_EXTENDED), 0);
-	ab_line_source_init(&src, AB_PRESET_NONE, &re, AB_REGEX_COUNT);
+	ab_line_source_open(&src, ab_source_by_option("count-regex"), &re);
 	replay(&src, "iperf3-client.txt", &r);
 	assert_int_equal(r.n, 4);
 	assert_close(r.s[0].iv.count, 1.71, 1e-12);
@@ -283,7 +283,7 @@ static void test_regex_rejects_nonsense(void **state)
 
 	(void)state;
 	assert_int_equal(regcomp(&re, "rate=([^ ]+)", REG_EXTENDED), 0);
-	ab_line_source_init(&src, AB_PRESET_NONE, &re, AB_REGEX_RATE);
+	ab_line_source_open(&src, ab_source_by_option("rate-regex"), &re);
 	assert_int_equal(ab_line_source_take(&src, "rate=5", 6, 1.0, &s), 0);
 	assert_int_equal(ab_line_source_take(&src, "rate=abc", 8, 2.0, &s), -EINVAL);
 	assert_int_equal(ab_line_source_take(&src, "rate=-3", 7, 3.0, &s), -EINVAL);
@@ -299,10 +299,13 @@ static void test_regex_rejects_nonsense(void **state)
 static void test_preset_names(void **state)
 {
 	(void)state;
-	assert_int_equal(ab_preset_by_name("fio"), AB_PRESET_FIO);
-	assert_int_equal(ab_preset_by_name("pgbench"), AB_PRESET_PGBENCH);
-	assert_int_equal(ab_preset_by_name("stress-ng"), AB_PRESET_NONE);
-	assert_string_equal(ab_preset_name(AB_PRESET_IPERF3), "iperf3");
+	assert_string_equal(ab_source_preset("fio")->name, "fio");
+	assert_string_equal(ab_source_preset("pgbench")->name, "pgbench");
+	assert_null(ab_source_preset("stress-ng"));
+	/* a regex is picked by its option, not as a preset */
+	assert_null(ab_source_preset("regex"));
+	assert_string_equal(ab_source_by_option("count-regex")->option, "count-regex");
+	assert_null(ab_source_by_option("preset"));
 }
 
 static double counter_in(const char *spec, const char *base, const char *file)

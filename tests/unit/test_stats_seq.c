@@ -330,8 +330,10 @@ static void test_power(void **state)
 
 /*
  * A covariate that shows a disturbance worth 4/5 of the slices' variance:
- * balanced, it removes most of the variance and keeps A/A calibrated;
- * shifted 10% by the knob, it is refused and A/A stays calibrated.
+ * balanced, it removes most of the variance and keeps A/A calibrated,
+ * and an answer comes in fewer pairs than without it (the median, with
+ * and without an effect: the power it gains); shifted 10% by the knob,
+ * it is refused and A/A stays calibrated.
  */
 static void test_covariate(void **state)
 {
@@ -348,12 +350,18 @@ static void test_covariate(void **state)
 		  .effect = 0.05, .adjust = STATS_SEQ_ORDER },
 	};
 	static struct outcome out;
+	unsigned long median_with = 0;
 	double lo, hi;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		simulate(&cases[i], 300 + i, &out);
 		print(&cases[i], &out);
+		/* cases 0 and 3 with the covariate, 1 and 4 the same without */
+		if (i == 0 || i == 3)
+			median_with = pairs_at(&out, 0.5);
+		if (i == 1 || i == 4)
+			assert_true(median_with < 0.9 * pairs_at(&out, 0.5));
 		stats_wilson(out.ever_effect, RUNS, &lo, &hi);
 		if (cases[i].effect == 0)
 			assert_true(hi <= 0.05);

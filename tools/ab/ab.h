@@ -32,6 +32,19 @@
 #define AB_OUTPUT_MAX (1u << 20)
 /* --interleave: no rate line by then is an error (--start-timeout) */
 #define AB_START_TIMEOUT_DEFAULT 10.0
+/*
+ * Whole runs without --run-timeout: a run is killed after this many
+ * times the longest run so far, and never before AB_RUN_TIMEOUT_MIN_S.
+ */
+#define AB_RUN_TIMEOUT_FACTOR 10
+#define AB_RUN_TIMEOUT_MIN_S 60.0
+/*
+ * --interleave without --stall-timeout: no rate line for this many times
+ * the median report interval, for two slices and for AB_STALL_MIN_S (a
+ * loaded machine's pause is not a stall), ends the run.
+ */
+#define AB_STALL_INTERVALS 20
+#define AB_STALL_MIN_S 5.0
 /* --interleave: DURATION's bounds, seconds */
 #define AB_INTERLEAVE_MIN 0.001
 #define AB_INTERLEAVE_MAX 3600.0
@@ -70,10 +83,14 @@ struct ab_options {
 	double settle_s;		/* --interleave: not counted after each flip */
 	bool split_intervals;		/* --interleave: count intervals across a flip in part */
 	double start_timeout_s;		/* --interleave: the first rate line by then */
+	double stall_timeout_s;		/* --interleave: no progress this long ends it; 0 default */
+	double run_timeout_s;		/* whole runs: one longer is killed; 0 default */
 	unsigned int long_every;	/* --interleave: every such pair long; 0 none */
 	bool quiet;
 	const char *save_path;		/* --save: JSON lines as they come */
 	bool sequential;		/* --sequential: stop on the always-valid interval */
+	const char *covariate_spec;	/* --covariate: a counter the knob cannot change */
+	struct ab_counter covariate;
 	bool ignore_failure;		/* a failed run drops its block, no more */
 	const char *restore_path;	/* --restore: put that knob back, no A/B */
 	const char *export_json;	/* --export-*: the report also there */
@@ -208,12 +225,6 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 /* "B better", "B worse" or "~" (not significant after Holm). */
 const char *ab_verdict(const struct ab_metric_report *m);
 
-void ab_print_table(FILE *out, const struct ab_report *r);
-/* One line; 0 or -errno (json_print_line()). */
-int ab_print_json(FILE *out, const struct ab_report *r);
-void ab_print_csv(FILE *out, const struct ab_report *r);
-void ab_print_markdown(FILE *out, const struct ab_report *r);
-/* In format; 0 or -errno (JSON). */
 /*
  * Option setters of --json, --csv and --markdown for an option table
  * (options.h) whose ctx is the enum ab_format to set.
@@ -221,17 +232,5 @@ void ab_print_markdown(FILE *out, const struct ab_report *r);
 int ab_opt_format_json(void *ctx, const char *opt, const char *arg);
 int ab_opt_format_csv(void *ctx, const char *opt, const char *arg);
 int ab_opt_format_markdown(void *ctx, const char *opt, const char *arg);
-
-int ab_print_as(FILE *out, const struct ab_report *r, enum ab_format format);
-
-/*
- * The command; exit codes 0 ran (whatever the verdict), 1 a run failed,
- * 2 usage, 3 environment, 4 the knob could not be restored; killed by the
- * stop signal that ended it, after the knob was restored.
- */
-int cmd_ab(int argc, char **argv);
-
-/* vmpctl ab report FILE [--baseline FILE2]: argv[0] is "report". */
-int cmd_ab_report(int argc, char **argv);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the statistics of whole runs, by design and unpaired. */
 #include "ab.h"
+#include "result.h"
 
 #include <errno.h>
 #include <math.h>
@@ -241,4 +242,38 @@ int ab_build_report(const struct ab_options *opts, const struct ab_run *runs,
 		report->a_runs_skipped += !!(w & AB_WARN_A_SKIPPED);
 	}
 	return summarize_toggles(runs, n_runs, report);
+}
+
+const char *ab_verdict(const struct ab_metric_report *m)
+{
+	bool b_higher = (m->paired ? m->blocks.diff_pct : m->cmp.diff_pct) > 0;
+
+	if (!m->significant)
+		return "~";
+	return b_higher == m->higher_is_better ? "B better" : "B worse";
+}
+
+void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
+{
+	ab_result_init(r, AB_DESIGN_RUNS, report->opts, report->knob_path,
+		       report->seed, report->elapsed_s);
+	r->runs = report;
+	r->n_metrics = report->n_metrics;
+	for (size_t i = 0; i < report->n_metrics; i++) {
+		const struct ab_metric_report *m = &report->metrics[i];
+		/* the design's figures: paired by block when there are blocks */
+		bool blocks = m->paired;
+
+		r->metrics[i] = (struct ab_estimate){
+			.name = m->name,
+			.higher_is_better = m->higher_is_better,
+			.a = &m->cmp.a,
+			.b = &m->cmp.b,
+			.diff_pct = blocks ? m->blocks.diff_pct : m->cmp.diff_pct,
+			.ci_lo_pct = blocks ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct,
+			.ci_hi_pct = blocks ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct,
+			.p = m->p_holm,
+			.verdict = ab_verdict(m),
+		};
+	}
 }

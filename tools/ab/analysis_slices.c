@@ -4,6 +4,7 @@
  * the order-adjusted signed-rank test of the log ratios (the headline), the balance of the kept pairs, the carry-over check
  * and the sanity counts (see slices.h).
  */
+#include "result.h"
 #include "slices.h"
 
 #include <errno.h>
@@ -413,4 +414,64 @@ out:
 	free(a);
 	free(b);
 	return err;
+}
+
+bool il_significant(const struct il_report *r)
+{
+	return r->test.p < STATS_ALPHA;
+}
+
+/* The arm the headline test calls worse, or -1 (not significant). */
+static int worse_arm(const struct il_report *r)
+{
+	if (!il_significant(r))
+		return -1;
+	return (r->test.mean > 0) == r->opts->higher_is_better ?
+		AB_ARM_A : AB_ARM_B;
+}
+
+bool il_stalls_unresolved(const struct il_report *r)
+{
+	int lean = ab_losses_stall_lean(&r->losses);
+
+	return lean >= 0 && lean != worse_arm(r);
+}
+
+const char *il_verdict(const struct il_report *r)
+{
+	/*
+	 * unbalanced kept pairs or losses, p < 0.05 unreachable, an effect
+	 * diluted by carry-over, or stalls leaning on an arm the rates do
+	 * not call worse
+	 */
+	if (!r->balance.balanced || (r->losses.checked && !r->losses.even) ||
+	    r->too_few_pairs || r->carry.found || il_stalls_unresolved(r))
+		return "no verdict";
+	switch (worse_arm(r)) {
+	case AB_ARM_A:
+		return "B better";
+	case AB_ARM_B:
+		return "B worse";
+	}
+	return "~";
+}
+
+void ab_result_of_slices(const struct il_report *report, struct ab_result *r)
+{
+	ab_result_init(r, AB_DESIGN_SLICES, report->opts, report->knob_path,
+		       report->seed, report->elapsed_s);
+	r->slices = report;
+	r->n_metrics = 1;
+	r->metrics[0] = (struct ab_estimate){
+		.name = report->opts->metric_name,
+		.higher_is_better = report->opts->higher_is_better,
+		.a = &report->cmp.a,
+		.b = &report->cmp.b,
+		.b_minus_a = &report->cmp.d,
+		.diff_pct = report->test.mean,
+		.ci_lo_pct = report->test.ci_lo,
+		.ci_hi_pct = report->test.ci_hi,
+		.p = report->test.p,
+		.verdict = il_verdict(report),
+	};
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab: the command itself, from the options to the report. */
 #include "ab.h"
-#include "merge.h"
+#include "latency.h"
+#include "result.h"
 #include "save.h"
 #include "session.h"
 #include "commands.h"
@@ -18,15 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static int print_runs_as(FILE *out, const void *report, enum ab_format format)
-{
-	return ab_print_as(out, report, format);
-}
-
 /* The report of a completed A/B; 0 or EXIT_CHECK_FAILED. */
 static int report_runs(struct ab_session *s, unsigned long seed,
 		       struct ab_report *report)
 {
+	struct ab_result result;
 	double elapsed = report->elapsed_s;
 	bool reached = report->precision_reached;
 	bool out_of_time = report->out_of_time;
@@ -44,22 +41,96 @@ static int report_runs(struct ab_session *s, unsigned long seed,
 	report->precision_reached = reached;
 	report->out_of_time = out_of_time;
 	report->blocks_failed = blocks_failed;
-	ab_losses_of_runs(&report->losses, s->runs_tried, s->runs_failed);
-	if (s->save) {
-		ab_print_json(s->save, report);
-		fflush(s->save);
-	}
-	err = ab_print_as(stdout, report, report->opts->format);
+	ab_losses_of_runs(&report->losses, s->runs_tried, s->runs_failed,
+			  s->runs_timed_out);
+	ab_result_of_runs(report, &result);
+	err = ab_result_report(&result, s->save);
 	if (err) {
 		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
 		return EXIT_CHECK_FAILED;
 	}
-	if (ab_write_exports(&s->opts, print_runs_as, report) ||
-	    ab_write_benchstat(&s->opts, s->knob_label, report->runs, report->n_runs, NULL))
+	if (ab_result_export(&result))
 		return EXIT_CHECK_FAILED;
 	/* an arm that fails more is the answer, --ignore-failure or not */
 	if (report->losses.checked && !report->losses.even) {
 		vmpctl_error("ab: %s", report->losses.why);
+		return EXIT_CHECK_FAILED;
+	}
+	return 0;
+}
+
+/* The report of a completed interleaved A/B; 0 or EXIT_CHECK_FAILED. */
+static int report_slices(struct ab_session *s, unsigned long seed)
+{
+	struct ab_latency_report latency;
+	struct ab_result result;
+	struct il_report r;
+	int err;
+
+	err = il_build_report(&s->il, &s->opts, &r);
+	if (!err)
+		err = il_count_losses(&s->il, &r.losses);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (r.no_progress) {
+		vmpctl_error("ab: no verdict: arm A's kept slices made no progress (mean rate %g over %zu pairs): the source never moved, so B vs A has no percent; check what --counter, --rate-regex or --preset reads",
+			     r.cmp.a.mean, r.cmp.n);
+		return EXIT_CHECK_FAILED;
+	}
+	if (!r.compared) {
+		vmpctl_error("ab: only %zu pairs kept (%zu dropped) before %s: need 2",
+			     r.pairs.kept, r.pairs.dropped,
+			     s->il_end.out_of_time ? "--max-time" : "the command ended");
+		return EXIT_CHECK_FAILED;
+	}
+	err = ab_latency_build(&s->latency, &s->il, seed, &latency);
+	if (err) {
+		vmpctl_error("ab: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (latency.mean.compared || latency.pct.compared)
+		r.latency = &latency;
+	r.knob_path = s->knob_label;
+	r.seed = seed;
+	r.elapsed_s = s->il_end.elapsed_s;
+	r.lines_invalid = s->il_end.lines_invalid;
+	r.out_of_time = s->il_end.out_of_time;
+	r.precision_reached = s->il_end.precision_reached;
+	r.command_ended = s->il_end.command_ended;
+	if (s->opts.sequential)
+		r.sequential = (struct ab_sequential_end){
+			.seq = &s->il_end.sequential,
+			.stopped = s->il_end.sequential_stopped,
+			.out_of_time = s->il_end.out_of_time,
+			.command_ended = s->il_end.command_ended,
+		};
+	ab_result_of_slices(&r, &result);
+	err = ab_result_report(&result, s->save);
+	if (s->opts.sequential && r.opts->format == AB_FORMAT_TABLE)
+		ab_sequential_print(stdout, &s->opts, &r.sequential);
+	if (err) {
+		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
+		return EXIT_CHECK_FAILED;
+	}
+	if (ab_result_export(&result))
+		return EXIT_CHECK_FAILED;
+	if (!r.losses.even) {
+		vmpctl_error("ab: no verdict: losses depend on the arm: %s", r.losses.why);
+		return EXIT_CHECK_FAILED;
+	}
+	if (il_stalls_unresolved(&r)) {
+		vmpctl_error("ab: no verdict: %s stalls more (Fisher p %.3g) but the rates do not call it worse; run more pairs",
+			     ab_losses_stall_lean(&r.losses) ? "B" : "A", r.losses.stall_p);
+		return EXIT_CHECK_FAILED;
+	}
+	if (!r.balance.balanced) {
+		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
+			     r.balance.pairs_ab, r.balance.pairs_ba,
+			     r.balance.a_after_flip, r.balance.b_after_flip,
+			     r.balance.slow_to_a, r.balance.flips_to_a,
+			     r.balance.slow_to_b, r.balance.flips_to_b);
 		return EXIT_CHECK_FAILED;
 	}
 	return 0;
@@ -130,7 +201,8 @@ int cmd_ab(int argc, char **argv)
 
 	err = interleaved ? ab_interleave_run(&s, &schedule) :
 		ab_run_all(&s, &schedule, &report);
-	rc = err ? EXIT_CHECK_FAILED : 0;
+	/* a workload that stalled or a run over its timeout: exit 5 */
+	rc = err == -ETIMEDOUT ? EXIT_STALLED : err ? EXIT_CHECK_FAILED : 0;
 	if (ab_restore_knob(&s))
 		rc = EXIT_RESTORE_FAILED;
 	/* the knob is back: from here a signal may end vmpctl as usual */
@@ -138,9 +210,10 @@ int cmd_ab(int argc, char **argv)
 	if (err && measured_enough(&s, interleaved)) {
 		/* what was measured before the stop or the failure is not lost */
 		vmpctl_error("ab: the report below is of what was measured before %s",
-			     stop_requested() ? "the stop" : "the failure");
+			     stop_requested() ? "the stop" : err == -ETIMEDOUT ?
+			     "the workload stalled" : "the failure");
 		if (interleaved)
-			ab_interleave_report(&s, seed);
+			report_slices(&s, seed);
 		else
 			report_runs(&s, seed, &report);
 	}
@@ -160,7 +233,7 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	}
 	if (!err) {
-		int report_rc = interleaved ? ab_interleave_report(&s, seed) :
+		int report_rc = interleaved ? report_slices(&s, seed) :
 			report_runs(&s, seed, &report);
 
 		if (!rc)

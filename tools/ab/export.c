@@ -7,8 +7,11 @@
 #include <errno.h>
 #include <string.h>
 
-static int write_export(const char *option, const char *path, ab_print_fn print,
-			const void *report, enum ab_format format)
+/* Prints what in format; 0 or -errno. */
+typedef int (*print_fn)(FILE *out, const void *what, enum ab_format format);
+
+static int write_export(const char *option, const char *path, print_fn print,
+			const void *what, enum ab_format format)
 {
 	FILE *out;
 	int err;
@@ -21,7 +24,7 @@ static int write_export(const char *option, const char *path, ab_print_fn print,
 			     strerror(errno));
 		return -1;
 	}
-	err = print(out, report, format);
+	err = print(out, what, format);
 	if (ferror(out) && !err)
 		err = -EIO;
 	if (fclose(out) && !err)
@@ -33,20 +36,6 @@ static int write_export(const char *option, const char *path, ab_print_fn print,
 	return 0;
 }
 
-int ab_write_exports(const struct ab_options *o, ab_print_fn print,
-		     const void *report)
-{
-	int failed = 0;
-
-	failed |= write_export("--export-json", o->export_json, print, report,
-			       AB_FORMAT_JSON);
-	failed |= write_export("--export-csv", o->export_csv, print, report,
-			       AB_FORMAT_CSV);
-	failed |= write_export("--export-markdown", o->export_markdown, print,
-			       report, AB_FORMAT_MARKDOWN);
-	return failed ? -1 : 0;
-}
-
 /* A Go benchmark unit: one word, so spaces become '_'. */
 static void put_unit(FILE *out, const char *name)
 {
@@ -54,35 +43,28 @@ static void put_unit(FILE *out, const char *name)
 		fputc(isspace((unsigned char)*name) ? '_' : *name, out);
 }
 
-/* What --export-benchstat writes: whole runs, or il's kept slices. */
-struct benchstat_samples {
-	const struct ab_options *o;
-	const char *knob_label;
-	const struct ab_run *runs;
-	size_t n_runs;
-	const struct interleave *il;
-};
-
 /*
  * Go's benchmark data format: "key: value" configuration lines, then one
- * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample. The arm is a
- * sub-benchmark key (/arm=A), which benchstat -col /arm compares. An
- * ab_print_fn, the format unused.
+ * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample: a whole run,
+ * or a kept slice. The arm is a sub-benchmark key (/arm=A), which
+ * benchstat -col /arm compares. A print_fn, the format unused.
  */
-static int print_benchstat(FILE *out, const void *samples, enum ab_format format)
+static int print_benchstat(FILE *out, const void *result, enum ab_format format)
 {
-	const struct benchstat_samples *b = samples;
-	const struct ab_options *o = b->o;
-	const struct interleave *il = b->il;
+	const struct ab_result *r = result;
+	const struct ab_options *o = r->opts;
+	const struct ab_run *runs = r->runs ? r->runs->runs : NULL;
+	size_t n_runs = r->runs ? r->runs->n_runs : 0;
+	const struct interleave *il = r->slices ? r->slices->il : NULL;
 
 	(void)format;
-	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", b->knob_label,
+	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", r->knob_path,
 		o->value_a, o->value_b);
 	for (char **arg = o->cmd; arg && *arg; arg++)
 		fprintf(out, " %s", *arg);
 	fputc('\n', out);
-	for (size_t i = 0; i < b->n_runs; i++) {
-		const struct ab_run *run = &b->runs[i];
+	for (size_t i = 0; i < n_runs; i++) {
+		const struct ab_run *run = &runs[i];
 
 		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(run->arm));
 		if (o->metric_regex) {
@@ -103,12 +85,24 @@ static int print_benchstat(FILE *out, const void *samples, enum ab_format format
 	return 0;
 }
 
-int ab_write_benchstat(const struct ab_options *o, const char *knob_label,
-		       const struct ab_run *runs, size_t n_runs,
-		       const struct interleave *il)
+static int print_result(FILE *out, const void *result, enum ab_format format)
 {
-	const struct benchstat_samples samples = { o, knob_label, runs, n_runs, il };
+	return ab_result_print_as(out, result, format);
+}
 
-	return write_export("--export-benchstat", o->export_benchstat, print_benchstat,
-			    &samples, AB_FORMAT_TABLE);
+int ab_result_export(const struct ab_result *r)
+{
+	const struct ab_options *o = r->opts;
+	int failed = 0;
+
+	failed |= write_export("--export-json", o->export_json, print_result, r,
+			       AB_FORMAT_JSON);
+	failed |= write_export("--export-csv", o->export_csv, print_result, r,
+			       AB_FORMAT_CSV);
+	failed |= write_export("--export-markdown", o->export_markdown, print_result,
+			       r, AB_FORMAT_MARKDOWN);
+	if (failed)
+		return -1;
+	return write_export("--export-benchstat", o->export_benchstat,
+			    print_benchstat, r, AB_FORMAT_TABLE);
 }

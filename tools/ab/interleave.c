@@ -58,9 +58,16 @@ struct il_run {
 	size_t long_intervals;	/* in a row, longer than half a slice */
 	bool precision_reached;
 	bool out_of_time;
+	/* the watchdog: when progress came last (0 not yet), and what it saw */
+	double progress_at;
+	size_t intervals_seen;
+	bool stalled;		/* it ended the run */
+	double stalled_s;
 	struct stats_seq seq;	/* --sequential: fed every kept pair */
 	size_t seq_fed;
 	bool seq_stopped;	/* its answer ended the run */
+	double covariate_at;	/* --covariate: read at the open slice's start */
+	double covariate_t;
 	/* --preset or a regex: the command's own lines */
 	struct ab_line_source lines;
 	/* --counter: read after each flip, settle and half slice, and before a flip */
@@ -102,7 +109,7 @@ static int take_source_line(struct il_run *run, struct ab_sample *sample)
 
 	if (ret == -EINVAL && !run->lines_invalid++)
 		vmpctl_error("ab: warning: %s printed a %s report with numbers that make no sense: %.*s",
-			     run->s->opts.cmd[0], ab_preset_name(run->lines.preset),
+			     run->s->opts.cmd[0], ab_line_source_name(&run->lines),
 			     (int)run->line_len, run->line);
 	if (ret == -ENOMEM)
 		vmpctl_error("ab: %s", strerror(ENOMEM));
@@ -174,6 +181,34 @@ static void on_output(void *ctx, const char *data, size_t n)
 }
 
 /* The kernel counters from the open slice's start to now go into it. */
+/*
+ * --covariate: its rate over the open slice (from its start, after the
+ * flip, to now) into the slice, and the reading that starts the next;
+ * 0 or -errno (printed).
+ */
+static int read_covariate(struct il_run *run, bool close)
+{
+	const struct ab_options *o = &run->s->opts;
+	struct interleave *il = &run->s->il;
+	double value, t;
+	int err;
+
+	if (!o->covariate_spec)
+		return 0;
+	err = ab_counter_read(&o->covariate, &value);
+	t = monotonic_s();
+	if (err) {
+		vmpctl_error("ab: --covariate %s: %s", o->covariate_spec, strerror(-err));
+		return err;
+	}
+	if (close && il->n && t > run->covariate_t)
+		il->slices[il->n - 1].covariate =
+			fmax(0, value - run->covariate_at) / (t - run->covariate_t);
+	run->covariate_at = value;
+	run->covariate_t = t;
+	return 0;
+}
+
 static void close_counters(struct il_run *run)
 {
 	struct interleave *il = &run->s->il;
@@ -232,11 +267,17 @@ static int flip(struct il_run *run)
 	int err;
 
 	close_counters(run);
+	err = read_covariate(run, true);
+	if (err)
+		return err;
 	arm = il_next_arm(il, run->schedule);
 	err = ab_set_arm(run->s, arm, &knob);
 	if (err)
 		return err;
 	ab_read_counters(run->s, &run->at_slice_start);
+	err = read_covariate(run, false);
+	if (err)
+		return err;
 	err = il_begin_slice(il, arm, flip_started, monotonic_s(),
 			     knob.knob_write_s, knob.knob_toggled);
 	if (err) {
@@ -349,6 +390,8 @@ static void feed_pair(const struct interleave *il, size_t first,
 		return;
 	p.a = il_slice_rate(p.b_second ? x : y);
 	p.b = il_slice_rate(p.b_second ? y : x);
+	p.cov_a = (p.b_second ? x : y)->covariate;
+	p.cov_b = (p.b_second ? y : x)->covariate;
 	f->err = stats_seq_add(f->seq, &p);
 }
 
@@ -360,7 +403,9 @@ static bool sequential_answer(struct il_run *run)
 	il_each_final_pair(&run->s->il, feed_pair, &f);
 	run->seq_fed = f.kept;
 	if (f.err) {
-		vmpctl_error("ab: --sequential: a kept slice's rate is not above 0, no log ratio: check what the rate lines report");
+		vmpctl_error(run->s->opts.covariate_spec ?
+			     "ab: --sequential: a kept slice's rate or --covariate's growth is not above 0, no log ratio: check what the rate lines report and that the covariate counts up in every slice" :
+			     "ab: --sequential: a kept slice's rate is not above 0, no log ratio: check what the rate lines report");
 		run->error = f.err;
 		return true;
 	}
@@ -393,6 +438,57 @@ static bool enough_pairs(struct il_run *run)
 		(report.cmp.diff_ci_hi_pct - report.cmp.diff_ci_lo_pct) / 2 <
 		o->precision_pct;
 	return run->precision_reached;
+}
+
+/*
+ * How long without progress ends the run: --stall-timeout, else
+ * AB_STALL_INTERVALS times the median report interval, and at least two
+ * slices and AB_STALL_MIN_S. A counter the command does not print has no default (ab reads
+ * it on time whatever the workload does): 0, no watchdog.
+ */
+static double stall_limit(const struct il_run *run)
+{
+	const struct ab_options *o = &run->s->opts;
+
+	if (o->stall_timeout_s > 0)
+		return o->stall_timeout_s;
+	if (o->source.counter_spec)
+		return 0;
+	return fmax(fmax(AB_STALL_INTERVALS * il_recent_median(&run->s->il),
+			 2 * o->interleave_s), AB_STALL_MIN_S);
+}
+
+/*
+ * The no-progress watchdog: whether progress (a rate line, or a counter
+ * that moved) is overdue; sets *wake_at to when it will be. It starts
+ * with the first progress: --start-timeout watches the time before it.
+ */
+static bool stalled(struct il_run *run, double now, double *wake_at)
+{
+	const struct interleave *il = &run->s->il;
+	double limit = stall_limit(run);
+	char why[128];
+
+	if (il->intervals_read != run->intervals_seen && !run->s->opts.source.counter_spec) {
+		run->intervals_seen = il->intervals_read;
+		run->progress_at = now;
+	}
+	if (!(limit > 0) || !(run->progress_at > 0))
+		return false;
+	if (now - run->progress_at < limit) {
+		*wake_at = fmin(*wake_at, run->progress_at + limit);
+		return false;
+	}
+	run->stalled = true;
+	run->stalled_s = now - run->progress_at;
+	if (run->s->opts.stall_timeout_s > 0)
+		snprintf(why, sizeof(why), "--stall-timeout");
+	else
+		snprintf(why, sizeof(why), "%d times its median report interval of %.3g s, at least two slices and %g s; --stall-timeout sets it",
+			 AB_STALL_INTERVALS, il_recent_median(il), AB_STALL_MIN_S);
+	vmpctl_error("ab: %s made no progress for %.3g s (%s): the watchdog ended the run",
+		     run->s->opts.cmd[0], run->stalled_s, why);
+	return true;
 }
 
 /* child_run's watcher: false ends the command. */
@@ -439,7 +535,7 @@ static bool on_wake(void *ctx, double *wake_at)
 		fmin(run->next_flip, run->started + o->start_timeout_s);
 	if (o->source.counter_spec)
 		*wake_at = fmin(*wake_at, run->next_sample);
-	return true;
+	return !stalled(run, now, wake_at);
 }
 
 /* The stand-in child while ab watches a cgroup or process. */
@@ -491,18 +587,20 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		spec.argv = NULL;
 		spec.body = wait_to_be_ended;
 	}
-	ab_line_source_init(&run.lines, s->opts.source.preset,
-			    &s->opts.source.regex, s->opts.source.regex_kind);
+	ab_line_source_init(&run.lines, &s->opts.source);
 
 	ab_status_init(&run.status, s->opts.quiet);
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
 	s->latency.pct = NAN;
 	s->il.settle_s = s->opts.settle_s;
 	s->il.split = s->opts.split_intervals;
+	/* ab reads a counter on time: only a command's own reports stall */
+	s->il.find_stalls = !s->opts.source.counter_spec;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
 	if (s->opts.sequential &&
-	    stats_seq_init(&run.seq, s->opts.target_pct, STATS_ALPHA, STATS_SEQ_ORDER)) {
+	    stats_seq_init(&run.seq, s->opts.target_pct, STATS_ALPHA,
+			   s->opts.covariate_spec ? STATS_SEQ_COVARIATE : STATS_SEQ_ORDER)) {
 		vmpctl_error("ab: --sequential: --target %g%% is not below 100%%",
 			     s->opts.target_pct);
 		return -EINVAL;
@@ -510,6 +608,9 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	if (stop_requested())
 		return -EINTR;
 	run.started = monotonic_s();
+	/* ab reads a counter from the start: the watchdog watches from then */
+	if (s->opts.source.counter_spec)
+		run.progress_at = run.started;
 	err = child_run(&spec, &res);
 	if (err) {
 		if (err != -EINTR)
@@ -526,6 +627,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	ab_line_source_free(&run.lines);
 	s->il.input_done = true;
 	ab_status_clear(&run.status);
+	if (!run.error)
+		run.error = read_covariate(&run, true);	/* the last slice's */
 	show_new_pairs(&run);
 	ab_save_slices(s, true);
 	if (s->opts.sequential)
@@ -536,6 +639,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		.out_of_time = run.out_of_time,
 		.precision_reached = run.precision_reached,
 		.command_ended = !res.ended,
+		.stalled = run.stalled,
+		.stalled_s = run.stalled_s,
 		.sequential = run.seq,
 		.sequential_stopped = run.seq_stopped,
 	};
@@ -543,6 +648,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		err = -EINTR;
 	else if (run.error)
 		err = run.error;
+	else if (run.stalled)
+		err = -ETIMEDOUT;
 	else if (run.no_lines || run.lines_refused)
 		err = -ENOENT;
 	else

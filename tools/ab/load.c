@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab report: reading a --save file back (see load.h). */
 #include "load.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "output.h"
 #include "save.h"
 
@@ -148,6 +148,7 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 	s = &il->slices[il->n - 1];
 	s->end = isfinite(end) ? end : INFINITY;	/* null: left open */
 	s->long_slice = json_is_true(json_object_get(line, "long"));
+	s->stalled = json_is_true(json_object_get(line, "stalled"));
 	s->count = number_or_nan(line, "count");
 	s->time_s = number_or_nan(line, "time_s");
 	s->intervals = count_or_zero(line, "intervals", NULL);
@@ -159,6 +160,7 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 		return -EINVAL;
 	il->intervals_read = count_or_zero(so_far, "read", NULL);
 	il->intervals_straddling = count_or_zero(so_far, "straddling", NULL);
+	il->intervals_stalled = count_or_zero(so_far, "stalls", NULL);
 	il->split = json_is_true(json_object_get(so_far, "split"));
 	il->intervals_settling = count_or_zero(so_far, "settling", NULL);
 	il->intervals_before_first = count_or_zero(so_far, "before_first", NULL);
@@ -182,7 +184,13 @@ static int take_line(struct ab_saved *saved, const json_t *line)
 
 		if (!arm || (strcmp(arm, "A") && strcmp(arm, "B")))
 			return -EINVAL;
-		saved->runs_failed[strcmp(arm, "A") ? AB_ARM_B : AB_ARM_A]++;
+		const char *why = text_or_null(line, "why");
+		enum ab_arm which = strcmp(arm, "A") ? AB_ARM_B : AB_ARM_A;
+
+		if (why && strcmp(why, "timed out") == 0)
+			saved->runs_timed_out[which]++;
+		else
+			saved->runs_failed[which]++;
 	}
 	return 0;
 }

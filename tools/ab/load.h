@@ -24,6 +24,7 @@ struct ab_saved {
 	struct ab_run *runs;	/* whole runs */
 	size_t n_runs;
 	size_t runs_failed[2];	/* whole runs: failed_run lines by arm */
+	size_t runs_timed_out[2];	/* ... of them "why":"timed out" (not in runs_failed) */
 	struct interleave il;	/* --interleave: the final slices */
 	double elapsed_s;	/* to the end of the last saved slice */
 	json_t *header;

@@ -9,7 +9,6 @@
  * few pairs, its error is t-distributed at the host's df, and pooled as if
  * known it made Q call hosts different when they are not (docs/fleet.md).
  */
-#include "merge.h"
 #include "ab.h"
 #include "load.h"
 #include "plot.h"

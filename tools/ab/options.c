@@ -43,6 +43,9 @@ static void ab_usage(FILE *out)
 		"  -T, --max-time S          start no run after S seconds (default %.0f with -p)\n"
 		"      --sequential          --interleave: stop when an always-valid 95%% CI\n"
 		"                            excludes 0 or lies within +-X%% (--target)\n"
+		"      --covariate COUNTER   --sequential: regress each pair on this\n"
+		"                            counter's rate per slice (CUPED); refused\n"
+		"                            once the knob is seen to change it\n"
 		"  -k, --knob PATH           the knob (default: vmpressure_ctl's enabled): a\n"
 		"                            file, sysfs value or [list], sysctl or cgroup file\n"
 		"  -S, --switch CMD          no knob: enter an arm by running 'CMD VALUE'\n"
@@ -65,6 +68,10 @@ static void ab_usage(FILE *out)
 		"                            long, to find carry-over (default: none)\n"
 		"      --start-timeout S     --interleave: CMD's first rate line within S\n"
 		"                            seconds (default %.0f)\n"
+		"      --stall-timeout S     --interleave: no progress for S seconds ends\n"
+		"                            the A/B, exit 5 (default: %d report\n"
+		"                            intervals, at least two slices and %.0f s;\n"
+		"                            none for a --counter)\n"
 		"      --preset NAME         --interleave: read CMD's periodic reports:\n"
 		"                            sysbench, fio, iperf3 or pgbench (vmpctl(1))\n"
 		"      --rate-regex REGEX    --interleave: group 1 of CMD's lines is a rate\n"
@@ -83,6 +90,9 @@ static void ab_usage(FILE *out)
 		"                            order (names: COLUMNS in vmpctl(1))\n"
 		"  -q, --quiet               no per-run progress on stderr\n"
 		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
+		"      --run-timeout S       whole runs: kill a run (its process group)\n"
+		"                            after S seconds, a failure of its arm (default\n"
+		"                            %d times the longest run, at least %.0f s)\n"
 		"      --save FILE           every run (slice) as a JSON line the moment\n"
 		"                            it is final, then the report\n"
 		"      --export-json FILE    the report also as JSON in FILE\n"
@@ -114,7 +124,9 @@ static void ab_usage(FILE *out)
 		"  vmpctl ab --knob /sys/kernel/mm/transparent_hugepage/enabled \\\n"
 		"      --a madvise --b always -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
-		AB_START_TIMEOUT_DEFAULT, AB_OUTPUT_MAX >> 20);
+		AB_START_TIMEOUT_DEFAULT, AB_STALL_INTERVALS, AB_STALL_MIN_S,
+		AB_RUN_TIMEOUT_FACTOR,
+		AB_RUN_TIMEOUT_MIN_S, AB_OUTPUT_MAX >> 20);
 }
 
 /* Parsing state beyond the options themselves. */
@@ -279,6 +291,17 @@ static int check_start_timeout(void *ctx, const char *opt, const char *arg)
 	return -EINVAL;
 }
 
+/* --stall-timeout and --run-timeout: 0 would end everything at once. */
+static int check_timeout(void *ctx, const char *opt, const char *arg)
+{
+	struct ab_parse *p = ctx;
+
+	if ((strstr(opt, "stall") ? p->opts->stall_timeout_s : p->opts->run_timeout_s) > 0)
+		return 0;
+	vmpctl_error("ab: %s: '%s' is not a positive number of seconds", opt, arg);
+	return -EINVAL;
+}
+
 /* The progress-source options: sources.h checks and keeps them. */
 static int set_source(void *ctx, const char *opt, const char *arg)
 {
@@ -303,6 +326,7 @@ static const struct opt ab_option_table[] = {
 	  false, NULL },
 	{ "max-time", 'T', OPT_SECONDS, AB_FIELD(max_time_s), 0, 0, false, NULL },
 	{ "sequential", 0, OPT_TRUE, AB_FIELD(sequential), 0, 0, false, NULL },
+	{ "covariate", 0, OPT_TEXT, AB_FIELD(covariate_spec), 0, 0, false, NULL },
 	{ "knob", 'k', OPT_TEXT, AB_FIELD(knob), 0, 0, false, NULL },
 	{ "switch", 'S', OPT_TEXT, AB_FIELD(switch_cmd), 0, 0, false, NULL },
 	{ "a", 'a', OPT_CALL, 0, 0, 0, true, set_value_a },
@@ -316,6 +340,10 @@ static const struct opt ab_option_table[] = {
 	  NULL },
 	{ "start-timeout", 0, OPT_SECONDS, AB_FIELD(start_timeout_s), 0, 0,
 	  false, check_start_timeout },
+	{ "stall-timeout", 0, OPT_SECONDS, AB_FIELD(stall_timeout_s), 0, 0,
+	  false, check_timeout },
+	{ "run-timeout", 0, OPT_SECONDS, AB_FIELD(run_timeout_s), 0, 0,
+	  false, check_timeout },
 	{ "long-every", 0, OPT_UINT, AB_FIELD(long_every), 2, 100000, false,
 	  NULL },
 	{ "json", 'j', OPT_CALL, 0, 0, 0, false, set_json },
@@ -383,6 +411,14 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: --ignore-failure is for whole runs: --interleave has one run");
 		return PARSE_USAGE;
 	}
+	if (opts->interleave_s > 0 && opts->run_timeout_s > 0) {
+		vmpctl_error("ab: --run-timeout is for whole runs: --interleave has --stall-timeout");
+		return PARSE_USAGE;
+	}
+	if (!(opts->interleave_s > 0) && opts->stall_timeout_s > 0) {
+		vmpctl_error("ab: --stall-timeout is for --interleave: whole runs have --run-timeout");
+		return PARSE_USAGE;
+	}
 	if (opts->interleave_s > 0 && opts->metric_regex) {
 		vmpctl_error("ab: --interleave compares the rate of CMD's rate lines: --metric does not apply");
 		return PARSE_USAGE;
@@ -436,6 +472,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 		vmpctl_error("ab: --sequential needs --interleave and --target X%% (its stop rule), and replaces --until-precision");
 		return PARSE_USAGE;
 	}
+	if (opts->covariate_spec && !opts->sequential) {
+		vmpctl_error("ab: --covariate needs --sequential (the test that adjusts for it)");
+		return PARSE_USAGE;
+	}
 	if (opts->max_time_s < 0)
 		opts->max_time_s = opts->precision_pct > 0 || opts->sequential ?
 			AB_MAX_TIME_DEFAULT : 0;
@@ -443,6 +483,10 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				     opts->max_time_s, optind < argc))
 		return PARSE_USAGE;
 	opts->cmd = optind < argc ? argv + optind : opts->source.attach_argv;
+	if (opts->covariate_spec &&
+	    ab_counter_parse(opts->covariate_spec, opts->source.target[0] ?
+			     opts->source.target : NULL, &opts->covariate))
+		return PARSE_USAGE;
 	if (opts->metric_regex) {
 		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
 		if (err) {

@@ -14,6 +14,7 @@
 #define VMPCTL_AB_PLOT_H
 
 #include "load.h"
+#include "result.h"
 #include "plot_axis.h"
 
 #define PLOT_WIDTH 1200
@@ -55,10 +56,12 @@
 #define PLOT_COLOUR_PREDICTION 0x9467bd
 
 /*
- * Draws saved (an interleaved A/B) to path, a PNG or an SVG by its
- * suffix. 0, or the exit status with the reason printed.
+ * Draws saved (an interleaved A/B) with its result's verdict (r, of
+ * saved's slices) to path, a PNG or an SVG by its suffix. 0, or the exit
+ * status with the reason printed.
  */
-int ab_plot_saved(const struct ab_saved *saved, const char *path);
+int ab_plot_saved(const struct ab_saved *saved, const struct ab_result *r,
+		  const char *path);
 
 /* vmpctl ab merge --plot: one row of the forest plot, in percent. */
 struct forest_row {

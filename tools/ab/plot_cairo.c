@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmpctl ab report --plot: the picture of an interleaved A/B (plot.h). */
 #include "plot.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "output.h"
 #include "stats.h"
 
@@ -473,10 +473,10 @@ static void paint_saved(cairo_t *cr, const void *what)
 	draw(cr, p->saved, p->diff, p->n, p->mean_a, p->verdict);
 }
 
-int ab_plot_saved(const struct ab_saved *saved, const char *path)
+int ab_plot_saved(const struct ab_saved *saved, const struct ab_result *r,
+		  const char *path)
 {
-	struct saved_picture picture = { .saved = saved, .verdict = "no verdict" };
-	struct il_report report;
+	struct saved_picture picture = { .saved = saved, .verdict = r->metrics[0].verdict };
 	double *diff;
 	int rc;
 
@@ -492,8 +492,6 @@ int ab_plot_saved(const struct ab_saved *saved, const char *path)
 		vmpctl_error("ab report: --plot: %s", strerror(ENOMEM));
 		return EXIT_CHECK_FAILED;
 	}
-	if (!il_build_report(&saved->il, &saved->opts, &report) && report.compared)
-		picture.verdict = il_verdict(&report);
 	if (strcmp(picture.verdict, "~") == 0)
 		picture.verdict = "no significant difference";
 	picture.n = pair_diffs(&saved->il, diff, &picture.mean_a);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vmpctl ab: the whole-run report as a table, JSON and CSV. */
-#include "ab.h"
+/* vmpctl ab: the whole-run design's own sections of each output (result.h). */
+#include "result.h"
 #include "summary.h"
 #include "json.h"
 #include "output.h"
@@ -53,30 +53,12 @@ static void print_blocks(FILE *out, const struct ab_report *r)
 	table_free(&t);
 }
 
-const char *ab_verdict(const struct ab_metric_report *m)
-{
-	bool b_higher = (m->paired ? m->blocks.diff_pct : m->cmp.diff_pct) > 0;
-
-	if (!m->significant)
-		return "~";
-	return b_higher == m->higher_is_better ? "B better" : "B worse";
-}
-
-static void print_command(FILE *out, char **cmd)
-{
-	for (size_t i = 0; cmd[i]; i++)
-		fprintf(out, "%s%s", i ? " " : "", cmd[i]);
-}
-
 static void print_sanity(FILE *out, const struct ab_report *r)
 {
 	const struct ab_options *o = r->opts;
 
-	fputs("arm changes (knob write + read-back, or --switch): ", out);
-	ab_print_knob_changes(out, "A->B", &r->toggle_to_b);
-	fputs("; ", out);
-	ab_print_knob_changes(out, "B->A", &r->toggle_to_a);
-	fputc('\n', out);
+	ab_print_knob_change_line(out, "arm changes", &r->toggle_to_b,
+				  &r->toggle_to_a);
 
 	if (!ab_checks_vmpressure(o)) {
 		fputs("sanity: generic knob, no vmpressure checks\n", out);
@@ -124,35 +106,22 @@ static void add_diff_row(struct table *t, const struct ab_metric_report *m)
 	table_add_row(t, row);
 }
 
-void ab_print_table(FILE *out, const struct ab_report *r)
+static void table_metric(FILE *out, const struct ab_result *res)
 {
+	const struct ab_options *o = res->opts;
+
+	if (o->metric_regex)
+		fprintf(out, "\nmetric: /%s/ on stdout, %s is better", o->metric_regex,
+			o->higher_is_better ? "higher" : "lower");
+}
+
+static void table(FILE *out, const struct ab_result *res)
+{
+	const struct ab_report *r = res->runs;
 	const struct ab_options *o = r->opts;
 	char target_header[48];
 	const char *headers[11];
 	struct table t;
-
-	fprintf(out, "knob %s: A=%s B=%s, order %s", r->knob_path, o->value_a,
-		o->value_b, o->order == AB_ORDER_ABBA ? "abba" : "random");
-	if (o->order == AB_ORDER_RANDOM)
-		fprintf(out, " (seed %lu)", r->seed);
-	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
-	print_command(out, o->cmd);
-	if (o->metric_regex)
-		fprintf(out, "\nmetric: /%s/ on stdout, %s is better", o->metric_regex,
-			o->higher_is_better ? "higher" : "lower");
-	fputs("\n\n", out);
-
-	if (ab_summary_table_init(&t) == 0) {
-		for (size_t i = 0; i < r->n_metrics; i++) {
-			const struct stats_comparison *c = &r->metrics[i].cmp;
-
-			ab_add_summary_row(&t, r->metrics[i].name, "A", &c->a, true);
-			ab_add_summary_row(&t, "", "B", &c->b, true);
-		}
-		table_print(&t, out);
-	}
-	table_free(&t);
-	fputc('\n', out);
 
 	memcpy(headers, ab_runs_headers, sizeof(ab_runs_headers));
 	if (o->target_pct > 0) {
@@ -195,15 +164,14 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 /* The paired-by-block figures of one metric. */
 static json_t *json_blocks(const struct stats_paired *c)
 {
+	static const char *const keys[] = { "paired_t", "p", "noise_pct", "mde_pct" };
+	const double figures[] = { c->t, c->p, c->noise_pct, c->mde_pct };
 	json_t *o = json_object();
 
 	json_put(o, "n", json_count(c->n));
 	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
 	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
-	json_put(o, "paired_t", json_real_or_null(c->t));
-	json_put(o, "p", json_real_or_null(c->p));
-	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
-	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
+	json_put_reals(o, keys, figures, 4);
 	return o;
 }
 
@@ -259,20 +227,16 @@ static json_t *json_run(const struct ab_run *run)
 	return o;
 }
 
-int ab_print_json(FILE *out, const struct ab_report *r)
+static void json(json_t *doc, const struct ab_result *res)
 {
+	const struct ab_report *r = res->runs;
 	const struct ab_options *o = r->opts;
-	json_t *doc = json_object(), *list, *family, *sanity, *toggles;
+	json_t *list, *family;
 
 	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "metric_regex", json_text(o->metric_regex));
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
-	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
-						       o->target_pct : NAN));
-	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?
-							  o->precision_pct : NAN));
-	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
-	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
+	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
 	json_put(doc, "blocks_failed", json_count(r->blocks_failed));
 	if (r->losses.checked)
 		json_put(doc, "losses", ab_losses_json(&r->losses));
@@ -286,39 +250,30 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	for (size_t i = 0; i < r->n_metrics; i++)
 		json_append(list, json_metric(&r->metrics[i], o->target_pct > 0));
 	json_put(doc, "metrics", list);
-	toggles = json_object();
-	json_put(toggles, "a_to_b", ab_knob_changes_json(&r->toggle_to_b));
-	json_put(toggles, "b_to_a", ab_knob_changes_json(&r->toggle_to_a));
-	json_put(doc, "toggles", toggles);
+	json_put(doc, "toggles", ab_toggles_json(&r->toggle_to_b, &r->toggle_to_a));
 	list = json_array();
 	for (size_t i = 0; i < r->n_runs; i++)
 		json_append(list, json_run(&r->runs[i]));
 	json_put(doc, "runs", list);
-	sanity = json_object();
-	json_put(sanity, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
-	json_put(sanity, "runs_without_reclaim", json_count(r->runs_without_reclaim));
-	json_put(sanity, "b_runs_not_skipped", json_count(r->b_runs_not_skipped));
-	json_put(sanity, "a_runs_skipped", json_count(r->a_runs_skipped));
-	json_put(doc, "sanity", sanity);
-	return json_print_line(out, doc);
+	json_put(doc, "sanity", ab_sanity_json(o, "runs", r->runs_without_reclaim,
+					       r->b_runs_not_skipped,
+					       r->a_runs_skipped));
 }
 
 static void csv_summary(FILE *out, const struct stats_summary *s)
 {
+	const double figures[] = {
+		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median,
+		s->median_ci_lo, s->median_ci_hi, s->median_ci_coverage,
+	};
+
 	fprintf(out, ",%zu", s->n);
-	ab_csv_number(out, s->mean);
-	ab_csv_number(out, s->stddev);
-	ab_csv_number(out, s->cov_pct);
-	ab_csv_number(out, s->min);
-	ab_csv_number(out, s->max);
-	ab_csv_number(out, s->median);
-	ab_csv_number(out, s->median_ci_lo);
-	ab_csv_number(out, s->median_ci_hi);
-	ab_csv_number(out, s->median_ci_coverage);
+	ab_csv_numbers(out, figures, sizeof(figures) / sizeof(figures[0]));
 }
 
-void ab_print_csv(FILE *out, const struct ab_report *r)
+static void csv(FILE *out, const struct ab_result *res)
 {
+	const struct ab_report *r = res->runs;
 	static const char *const arm_columns =
 		"n_%1$s,mean_%1$s,stddev_%1$s,cov_pct_%1$s,min_%1$s,max_%1$s,"
 		"median_%1$s,median_ci_lo_%1$s,median_ci_hi_%1$s,"
@@ -335,68 +290,36 @@ void ab_print_csv(FILE *out, const struct ab_report *r)
 	for (size_t i = 0; i < r->n_metrics; i++) {
 		const struct ab_metric_report *m = &r->metrics[i];
 		const struct stats_comparison *c = &m->cmp;
+		const double tests[] = {
+			c->diff_pct, c->diff_ci_lo_pct, c->diff_ci_hi_pct, c->welch_t,
+			c->welch_df, c->welch_p, c->mwu_u, c->mwu_p,
+		};
+		const double spread[] = { c->noise_pct, c->mde_pct };
+		const double ratio[] = {
+			m->welch_p_holm, c->ratio, c->ratio_ci_lo, c->ratio_ci_hi,
+		};
 		char marker[32];
 
 		/* names and markers have no commas or quotes (see --metric-name) */
 		fprintf(out, "%s,%d", m->name, m->higher_is_better);
 		csv_summary(out, &c->a);
 		csv_summary(out, &c->b);
-		ab_csv_number(out, c->diff_pct);
-		ab_csv_number(out, c->diff_ci_lo_pct);
-		ab_csv_number(out, c->diff_ci_hi_pct);
-		ab_csv_number(out, c->welch_t);
-		ab_csv_number(out, c->welch_df);
-		ab_csv_number(out, c->welch_p);
-		ab_csv_number(out, c->mwu_u);
-		ab_csv_number(out, c->mwu_p);
+		ab_csv_numbers(out, tests, sizeof(tests) / sizeof(tests[0]));
 		stats_format_marker(marker, sizeof(marker), c->diff_pct,
 				    m->significant);
 		fprintf(out, ",%d,%d,%s", c->mwu_exact, m->significant, marker);
-		ab_csv_number(out, c->noise_pct);
-		ab_csv_number(out, c->mde_pct);
+		ab_csv_numbers(out, spread, 2);
 		fputc(',', out);
 		if (r->opts->target_pct > 0)
 			fprintf(out, "%zu", m->runs_needed);
-		ab_csv_number(out, m->welch_p_holm);
-		ab_csv_number(out, c->ratio);
-		ab_csv_number(out, c->ratio_ci_lo);
-		ab_csv_number(out, c->ratio_ci_hi);
+		ab_csv_numbers(out, ratio, sizeof(ratio) / sizeof(ratio[0]));
 		fputc('\n', out);
 	}
 }
 
-/* The design's figures (paired by block when there are blocks), as the table's verdict. */
-void ab_print_markdown(FILE *out, const struct ab_report *r)
-{
-	ab_markdown_head(out, r->opts, r->knob_path);
-	for (size_t i = 0; i < r->n_metrics; i++) {
-		const struct ab_metric_report *m = &r->metrics[i];
-		const struct stats_comparison *c = &m->cmp;
-		bool blocks = m->paired;
-
-		ab_markdown_row(out, m->name, c->a.mean, c->b.mean,
-				blocks ? m->blocks.diff_pct : c->diff_pct,
-				blocks ? m->blocks.diff_ci_lo_pct : c->diff_ci_lo_pct,
-				blocks ? m->blocks.diff_ci_hi_pct : c->diff_ci_hi_pct,
-				m->p_holm,
-				ab_verdict(m));
-	}
-}
-
-int ab_print_as(FILE *out, const struct ab_report *r, enum ab_format format)
-{
-	switch (format) {
-	case AB_FORMAT_TABLE:
-		ab_print_table(out, r);
-		return 0;
-	case AB_FORMAT_JSON:
-		return ab_print_json(out, r);
-	case AB_FORMAT_CSV:
-		ab_print_csv(out, r);
-		return 0;
-	case AB_FORMAT_MARKDOWN:
-		ab_print_markdown(out, r);
-		return 0;
-	}
-	return 0;
-}
+const struct ab_design_sections ab_runs_sections = {
+	.table_metric = table_metric,
+	.table = table,
+	.json = json,
+	.csv = csv,
+};

@@ -69,105 +69,86 @@ static double primary_value(const struct ab_options *o, const struct ab_run *run
 	return o->metric_regex ? run->metric : run->wall_s;
 }
 
-static int runs_figures(const struct ab_saved *saved, const struct ab_report *r,
+/*
+ * Each arm's values of the primary metric: the runs, or the kept pairs'
+ * slices; and the effect of B as the result's headline has it.
+ */
+static int take_figures(const struct ab_saved *saved, const struct ab_result *r,
 			struct saved_figures *f)
 {
-	const struct ab_metric_report *m = &r->metrics[0];
-
-	for (int i = 0; i < 2; i++) {
-		f->arm[i] = malloc((saved->n_runs + 1) * sizeof(double));
-		if (!f->arm[i])
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < saved->n_runs; i++) {
-		enum ab_arm arm = saved->runs[i].arm;
-
-		f->arm[arm][f->n[arm]++] = primary_value(&saved->opts, &saved->runs[i]);
-	}
-	f->effect_pct = m->paired ? m->blocks.diff_pct : m->cmp.diff_pct;
-	f->effect_lo_pct = m->paired ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct;
-	f->effect_hi_pct = m->paired ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct;
-	return 0;
-}
-
-static int slices_figures(const struct ab_saved *saved, const struct il_report *r,
-			  struct saved_figures *f)
-{
-	size_t room = saved->il.n / 2 + 1;
+	size_t room = saved->interleaved ? saved->il.n / 2 + 1 : saved->n_runs + 1;
 
 	for (int i = 0; i < 2; i++) {
 		f->arm[i] = malloc(room * sizeof(double));
 		if (!f->arm[i])
 			return -ENOMEM;
 	}
-	f->n[0] = f->n[1] = il_kept_pairs(&saved->il, f->arm[0], f->arm[1]);
-	f->effect_pct = r->cmp.diff_pct;
-	f->effect_lo_pct = r->cmp.diff_ci_lo_pct;
-	f->effect_hi_pct = r->cmp.diff_ci_hi_pct;
+	if (saved->interleaved)
+		f->n[0] = f->n[1] = il_kept_pairs(&saved->il, f->arm[0], f->arm[1]);
+	for (size_t i = 0; !saved->interleaved && i < saved->n_runs; i++) {
+		enum ab_arm arm = saved->runs[i].arm;
+
+		f->arm[arm][f->n[arm]++] = primary_value(&saved->opts, &saved->runs[i]);
+	}
+	f->effect_pct = r->metrics[0].diff_pct;
+	f->effect_lo_pct = r->metrics[0].ci_lo_pct;
+	f->effect_hi_pct = r->metrics[0].ci_hi_pct;
 	return 0;
 }
 
-static int print_runs_as(FILE *out, const void *report, enum ab_format format)
-{
-	return ab_print_as(out, report, format);
-}
-
-static int print_slices_as(FILE *out, const void *report, enum ab_format format)
-{
-	return il_print_as(out, report, format);
-}
-
 /*
- * Prints saved's own report (print: with out non-NULL) and takes its
- * figures. 0 or the exit status, the reason printed.
+ * Prints saved's own report (with out non-NULL) and its plot (plot
+ * non-NULL), and takes its figures. 0 or the exit status, the reason
+ * printed.
  */
-static int analyse(struct ab_saved *saved, FILE *out, struct saved_figures *f)
+static int analyse(struct ab_saved *saved, FILE *out, const char *plot,
+		   struct saved_figures *f)
 {
+	struct il_report slices;
+	struct ab_report runs;
+	struct ab_result r;
 	int err;
 
 	if (saved->interleaved) {
-		struct il_report r;
-
-		err = il_build_report(&saved->il, &saved->opts, &r);
-		il_count_losses(&saved->il, &r.losses);
-		if (!err && !r.compared)
+		err = il_build_report(&saved->il, &saved->opts, &slices);
+		if (!err)
+			err = il_count_losses(&saved->il, &slices.losses);
+		if (!err && !slices.compared)
 			err = -ERANGE;
-		if (!err) {
-			r.knob_path = saved->knob_label;
-			r.seed = saved->opts.seed;
-			r.elapsed_s = saved->elapsed_s;
-			err = out ? il_print_as(out, &r, r.opts->format) : 0;
-			if (!err && out &&
-			    (ab_write_exports(&saved->opts, print_slices_as, &r) ||
-			     ab_write_benchstat(&saved->opts, saved->knob_label, NULL, 0,
-						&saved->il)))
-				return EXIT_CHECK_FAILED;
-			if (!err)
-				err = slices_figures(saved, &r, f);
-		}
+		slices.knob_path = saved->knob_label;
+		slices.seed = saved->opts.seed;
+		slices.elapsed_s = saved->elapsed_s;
+		if (!err)
+			ab_result_of_slices(&slices, &r);
 	} else {
-		struct ab_report r;
+		size_t tried[2] = {
+			saved->runs_failed[0] + saved->runs_timed_out[0],
+			saved->runs_failed[1] + saved->runs_timed_out[1],
+		};
 
-		err = ab_build_report(&saved->opts, saved->runs, saved->n_runs, &r);
-		if (err)
-			err = -ERANGE;
-		if (!err) {
-			size_t tried[2] = { saved->runs_failed[0], saved->runs_failed[1] };
+		err = ab_build_report(&saved->opts, saved->runs, saved->n_runs,
+				      &runs) ? -ERANGE : 0;
+		for (size_t i = 0; i < saved->n_runs; i++)
+			tried[saved->runs[i].arm]++;
+		ab_losses_of_runs(&runs.losses, tried, saved->runs_failed,
+				  saved->runs_timed_out);
+		runs.knob_path = saved->knob_label;
+		runs.seed = saved->opts.seed;
+		if (!err)
+			ab_result_of_runs(&runs, &r);
+	}
+	if (!err && out) {
+		err = ab_result_print_as(out, &r, saved->opts.format);
+		if (!err && ab_result_export(&r))
+			return EXIT_CHECK_FAILED;
+	}
+	if (!err)
+		err = take_figures(saved, &r, f);
+	if (!err && plot) {
+		int rc = ab_plot_saved(saved, &r, plot);
 
-			for (size_t i = 0; i < saved->n_runs; i++)
-				tried[saved->runs[i].arm]++;
-			ab_losses_of_runs(&r.losses, tried, saved->runs_failed);
-			r.knob_path = saved->knob_label;
-			r.seed = saved->opts.seed;
-			err = out ? ab_print_as(out, &r, r.opts->format) : 0;
-			if (!err && out &&
-			    (ab_write_exports(&saved->opts, print_runs_as, &r) ||
-			     ab_write_benchstat(&saved->opts, saved->knob_label, saved->runs,
-						saved->n_runs, NULL)))
-				return EXIT_CHECK_FAILED;
-			if (!err)
-				err = runs_figures(saved, &r, f);
-		}
+		if (rc)
+			return rc;
 	}
 	if (err == -ERANGE) {
 		vmpctl_error("ab report: %s: fewer than 2 %s per arm: nothing to compare",
@@ -344,42 +325,34 @@ int cmd_ab_report(int argc, char **argv)
 	struct saved_figures cur = { 0 }, old = { 0 };
 	struct ab_saved now, base;
 	enum parse_result parsed;
-	enum ab_format format;
-	const char *baseline, *plot;
-	const char **exports = o.exports;
 	int rc, first;
 
 	parsed = opt_parse(&parser, argc, argv, &first);
 	if (parsed != PARSE_RUN)
 		return parse_exit_status(parsed);
-	format = o.format;
-	baseline = o.baseline;
-	plot = o.plot;
 	if (first + 1 != argc) {
 		vmpctl_error("ab report: one FILE, please (vmpctl ab report [--baseline FILE2] FILE)");
 		return EXIT_USAGE;
 	}
-	if (baseline && format == AB_FORMAT_CSV) {
+	if (o.baseline && o.format == AB_FORMAT_CSV) {
 		vmpctl_error("ab report: --baseline prints a table or JSON, not CSV");
 		return EXIT_USAGE;
 	}
 	rc = ab_saved_load(argv[first], &now);
 	if (rc)
 		return rc;
-	now.opts.format = format;
-	now.opts.export_json = exports[0];
-	now.opts.export_csv = exports[1];
-	now.opts.export_markdown = exports[2];
-	now.opts.export_benchstat = exports[3];
-	rc = analyse(&now, stdout, &cur);
-	if (!rc && plot)
-		rc = ab_plot_saved(&now, plot);
-	if (!rc && baseline) {
-		rc = ab_saved_load(baseline, &base);
+	now.opts.format = o.format;
+	now.opts.export_json = o.exports[0];
+	now.opts.export_csv = o.exports[1];
+	now.opts.export_markdown = o.exports[2];
+	now.opts.export_benchstat = o.exports[3];
+	rc = analyse(&now, stdout, o.plot, &cur);
+	if (!rc && o.baseline) {
+		rc = ab_saved_load(o.baseline, &base);
 		if (!rc) {
-			rc = analyse(&base, NULL, &old);
+			rc = analyse(&base, NULL, NULL, &old);
 			if (!rc)
-				rc = compare_baseline(&now, &base, &cur, &old, format);
+				rc = compare_baseline(&now, &base, &cur, &old, o.format);
 			ab_saved_free(&base);
 		}
 	}

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vmpctl ab --interleave: the table, JSON and CSV of the paired report. */
-#include "ab.h"
-#include "session.h"
+/* vmpctl ab --interleave: the interleaved design's own sections of each output (result.h). */
+#include "result.h"
 #include "slices.h"
 #include "summary.h"
-#include "commands.h"
-#include "export.h"
 #include "json.h"
 #include "latency.h"
 #include "output.h"
@@ -13,39 +10,6 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-
-static bool il_significant(const struct il_report *r)
-{
-	return r->test.p < STATS_ALPHA;
-}
-
-const char *il_verdict(const struct il_report *r)
-{
-	/*
-	 * unbalanced kept pairs or losses, p < 0.05 unreachable, or an effect
-	 * diluted by carry-over
-	 */
-	if (!r->balance.balanced || (r->losses.checked && !r->losses.even) ||
-	    r->too_few_pairs || r->carry.found)
-		return "no verdict";
-	if (!il_significant(r))
-		return "~";
-	return (r->test.mean > 0) == r->opts->higher_is_better ?
-		"B better" : "B worse";
-}
-
-static void print_arms(FILE *out, const struct il_report *r)
-{
-	struct table t;
-
-	if (ab_summary_table_init(&t) == 0) {
-		ab_add_summary_row(&t, r->opts->metric_name, "A", &r->cmp.a, true);
-		ab_add_summary_row(&t, "", "B", &r->cmp.b, true);
-		ab_add_summary_row(&t, "", "B-A", &r->cmp.d, false);
-		table_print(&t, out);
-	}
-	table_free(&t);
-}
 
 /* with room for the target's column ("pairs for 1%") */
 const char *const ab_slices_headers[] = {
@@ -139,28 +103,32 @@ static void print_carry_over(FILE *out, const struct il_report *r)
 		fputs("(an effect that lingers longer than a slice looks alike in both halves: --long-every mixes in longer slices to compare)\n", out);
 }
 
-void il_print_table(FILE *out, const struct il_report *r)
+static void table_setup(FILE *out, const struct ab_result *res)
 {
+	const struct ab_options *o = res->opts;
+
+	fprintf(out, "%s, interleaved: slices of %g s in pairs",
+		strcmp(o->value_a, o->value_b) ? "" : " (A/A: no effect by construction)",
+		o->interleave_s);
+}
+
+static void table_metric(FILE *out, const struct ab_result *res)
+{
+	const struct ab_options *o = res->opts;
+	char source[256];
+
+	fprintf(out, "\nmetric: %s = count / interval_s of %s, %s is better",
+		o->metric_name, ab_source_describe(&o->source, source, sizeof(source)),
+		o->higher_is_better ? "higher" : "lower");
+}
+
+static void table(FILE *out, const struct ab_result *res)
+{
+	const struct il_report *r = res->slices;
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
 	const struct il_pair_counts *p = &r->pairs;
-	char source[256];
 
-	fprintf(out, "knob %s: A=%s B=%s%s, interleaved: slices of %g s in pairs, order %s",
-		r->knob_path, o->value_a, o->value_b,
-		strcmp(o->value_a, o->value_b) ? "" : " (A/A: no effect by construction)",
-		o->interleave_s, o->order == AB_ORDER_ABBA ? "abba" : "random");
-	if (o->order == AB_ORDER_RANDOM)
-		fprintf(out, " (seed %lu)", r->seed);
-	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
-	for (size_t i = 0; o->cmd[i]; i++)
-		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
-	fprintf(out, "\nmetric: %s = count / interval_s of %s, %s is better\n\n",
-		o->metric_name, ab_source_describe(&o->source, source, sizeof(source)),
-		o->higher_is_better ? "higher" : "lower");
-
-	print_arms(out, r);
-	fputc('\n', out);
 	print_comparison(out, r);
 	fputs("\nB vs A: the Hodges-Lehmann estimate of the pairs' log(B / A), as a percent;\n"
 	      "p: the signed-rank test of those log ratios (~: normal approximation),\n"
@@ -176,6 +144,9 @@ void il_print_table(FILE *out, const struct il_report *r)
 	print_balance(out, r);
 	if (r->losses.checked)
 		ab_losses_print(out, &r->losses);
+	if (il_stalls_unresolved(r))
+		fprintf(out, "NO VERDICT: %s stalls more (Fisher p %.3g) but the rates do not call it worse: too few pairs to tell a stalling arm from stalls that fell on it by chance; run more pairs\n",
+			ab_losses_stall_lean(&r->losses) ? "B" : "A", r->losses.stall_p);
 	print_carry_over(out, r);
 	fprintf(out, "noise: a pair's difference %.3g%% of mean A, one slice %.3g%% (A) and %.3g%% (B); A and B within a pair correlate r = %.3g\n",
 		r->cmp.noise_pct, r->cmp.a.cov_pct, r->cmp.b.cov_pct,
@@ -184,18 +155,15 @@ void il_print_table(FILE *out, const struct il_report *r)
 		r->elapsed_s, r->kept_time_s,
 		r->elapsed_s > 0 ? 100 * r->kept_time_s / r->elapsed_s : 0.0,
 		r->slices_final, r->slices_unfinished);
-	fprintf(out, "report intervals: %zu read, %zu straddling a flip (%s), %zu within --settle %g s of a flip (%s), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
+	fprintf(out, "report intervals: %zu read, %zu straddling a flip (%s), %zu stalls (counted, split by overlap across a flip), %zu within --settle %g s of a flip (%s), %zu before the first slice, %zu out of order; %zu rate lines broke the contract\n",
 		il->intervals_read, il->intervals_straddling,
-		il->split ? "split by overlap" : "dropped",
+		il->split ? "split by overlap" : "dropped, but stalls",
+		il->intervals_stalled,
 		il->intervals_settling, il->settle_s,
 		il->split ? "their part in it dropped" : "dropped",
 		il->intervals_before_first, il->intervals_out_of_order,
 		r->lines_invalid);
-	fputs("flips (knob write + read-back, or --switch): ", out);
-	ab_print_knob_changes(out, "A->B", &r->flip_to_b);
-	fputs("; ", out);
-	ab_print_knob_changes(out, "B->A", &r->flip_to_a);
-	fputc('\n', out);
+	ab_print_knob_change_line(out, "flips", &r->flip_to_b, &r->flip_to_a);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
 			r->precision_reached ? "reached" :
@@ -218,7 +186,11 @@ void il_print_table(FILE *out, const struct il_report *r)
 
 static json_t *json_metric(const struct il_report *r)
 {
+	static const char *const test_keys[] = {
+		"paired_t", "df", "p", "wilcoxon_w", "wilcoxon_p"
+	};
 	const struct stats_paired *c = &r->cmp;
+	const double tests[] = { c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p };
 	json_t *o = json_object();
 	char marker[32];
 
@@ -229,16 +201,12 @@ static json_t *json_metric(const struct il_report *r)
 	json_put(o, "b_minus_a", ab_summary_json(&c->d));
 	json_put(o, "diff_pct", json_real_or_null(r->test.mean));
 	json_put(o, "diff_ci_pct", json_pair(r->test.ci_lo, r->test.ci_hi));
-	json_put(o, "signflip_p", json_real_or_null(r->test.p));
-	json_put(o, "signflip_exact", json_boolean(r->test.exact));
+	json_put(o, "signed_rank_p", json_real_or_null(r->test.p));
+	json_put(o, "signed_rank_exact", json_boolean(r->test.exact));
 	json_put(o, "fieller_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
 	json_put(o, "ratio", json_real_or_null(c->ratio));
 	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
-	json_put(o, "paired_t", json_real_or_null(c->t));
-	json_put(o, "df", json_real_or_null(c->df));
-	json_put(o, "p", json_real_or_null(c->p));
-	json_put(o, "wilcoxon_w", json_real_or_null(c->wilcoxon_w));
-	json_put(o, "wilcoxon_p", json_real_or_null(c->wilcoxon_p));
+	json_put_reals(o, test_keys, tests, sizeof(tests) / sizeof(tests[0]));
 	json_put(o, "wilcoxon_exact", json_boolean(c->wilcoxon_exact));
 	json_put(o, "significant", json_boolean(il_significant(r)));
 	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
@@ -256,11 +224,41 @@ static json_t *json_metric(const struct il_report *r)
 	return o;
 }
 
-int il_print_json(FILE *out, const struct il_report *r)
+/* The carry-over checks, their figures null where not checked. */
+static json_t *json_carry_over(const struct il_carry_over *c)
 {
+	static const char *const half_keys[] = {
+		"first_half_pct", "second_half_pct", "p"
+	};
+	static const char *const long_keys[] = { "short_pct", "long_pct", "long_p" };
+	const double halves[] = {
+		c->checked ? c->first_pct : NAN, c->checked ? c->second_pct : NAN,
+		c->checked ? c->test.p : NAN,
+	};
+	const double lengths[] = {
+		c->long_checked ? c->short_pct : NAN,
+		c->long_checked ? c->long_pct : NAN,
+		c->long_checked ? c->long_p : NAN,
+	};
+	json_t *obj = json_object();
+
+	json_put(obj, "checked", json_boolean(c->checked));
+	json_put(obj, "pairs", json_count(c->pairs));
+	json_put_reals(obj, half_keys, halves, 3);
+	json_put(obj, "long_checked", json_boolean(c->long_checked));
+	json_put(obj, "short_pairs", json_count(c->short_pairs));
+	json_put(obj, "long_pairs", json_count(c->long_pairs));
+	json_put_reals(obj, long_keys, lengths, 3);
+	json_put(obj, "found", json_boolean(c->found));
+	return obj;
+}
+
+static void json(json_t *doc, const struct ab_result *res)
+{
+	const struct il_report *r = res->slices;
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
-	json_t *doc = json_object(), *list, *obj;
+	json_t *list, *obj;
 	double zero = il->n ? il->slices[0].flip_started : 0;
 
 	json_put(doc, "mode", json_text("interleave"));
@@ -271,17 +269,13 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
 	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
 	json_put(doc, "zero_t", json_real_or_null(zero));
-	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
-						       o->target_pct : NAN));
-	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?
-							  o->precision_pct : NAN));
-	json_put(doc, "precision_reached", json_boolean(r->precision_reached));
-	json_put(doc, "out_of_time", json_boolean(r->out_of_time));
+	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
 	if (r->latency)
 		json_put(doc, "latency", ab_latency_json(r->latency));
-	/* metric.signflip_p holds this test's p (the name is kept for scripts) */
+	if (r->sequential.seq)
+		json_put(doc, "sequential", ab_sequential_json(o, &r->sequential));
 	json_put(doc, "ci_method", json_text("signed-rank-inverted"));
 	json_put(doc, "test", json_text("signed-rank"));
 	json_put(doc, "metric", json_metric(r));
@@ -300,25 +294,7 @@ int il_print_json(FILE *out, const struct il_report *r)
 	json_put(doc, "balance", obj);
 	if (r->losses.checked)
 		json_put(doc, "losses", ab_losses_json(&r->losses));
-	obj = json_object();
-	json_put(obj, "checked", json_boolean(r->carry.checked));
-	json_put(obj, "pairs", json_count(r->carry.pairs));
-	json_put(obj, "first_half_pct", json_real_or_null(r->carry.checked ?
-							   r->carry.first_pct : NAN));
-	json_put(obj, "second_half_pct", json_real_or_null(r->carry.checked ?
-							    r->carry.second_pct : NAN));
-	json_put(obj, "p", json_real_or_null(r->carry.checked ? r->carry.test.p : NAN));
-	json_put(obj, "long_checked", json_boolean(r->carry.long_checked));
-	json_put(obj, "short_pairs", json_count(r->carry.short_pairs));
-	json_put(obj, "long_pairs", json_count(r->carry.long_pairs));
-	json_put(obj, "short_pct", json_real_or_null(r->carry.long_checked ?
-						      r->carry.short_pct : NAN));
-	json_put(obj, "long_pct", json_real_or_null(r->carry.long_checked ?
-						     r->carry.long_pct : NAN));
-	json_put(obj, "long_p", json_real_or_null(r->carry.long_checked ?
-						   r->carry.long_p : NAN));
-	json_put(obj, "found", json_boolean(r->carry.found));
-	json_put(doc, "carry_over", obj);
+	json_put(doc, "carry_over", json_carry_over(&r->carry));
 	obj = json_object();
 	json_put(obj, "kept", json_count(r->pairs.kept));
 	json_put(obj, "dropped", json_count(r->pairs.dropped));
@@ -328,26 +304,31 @@ int il_print_json(FILE *out, const struct il_report *r)
 	obj = il_intervals_json(il);
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
-	obj = json_object();
-	json_put(obj, "a_to_b", ab_knob_changes_json(&r->flip_to_b));
-	json_put(obj, "b_to_a", ab_knob_changes_json(&r->flip_to_a));
-	json_put(doc, "toggles", obj);
+	json_put(doc, "toggles", ab_toggles_json(&r->flip_to_b, &r->flip_to_a));
 	list = json_array();
 	for (size_t k = 0; k < il->n; k++)
 		json_append(list, il_slice_json(il, k, zero));
 	json_put(doc, "slices", list);
-	obj = json_object();
-	json_put(obj, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
-	json_put(obj, "slices_without_reclaim", json_count(r->slices_without_reclaim));
-	json_put(obj, "b_slices_not_skipped", json_count(r->b_slices_not_skipped));
-	json_put(obj, "a_slices_skipped", json_count(r->a_slices_skipped));
-	json_put(doc, "sanity", obj);
-	return json_print_line(out, doc);
+	json_put(doc, "sanity", ab_sanity_json(o, "slices", r->slices_without_reclaim,
+					       r->b_slices_not_skipped,
+					       r->a_slices_skipped));
 }
 
-void il_print_csv(FILE *out, const struct il_report *r)
+static void csv(FILE *out, const struct ab_result *res)
 {
+	const struct il_report *r = res->slices;
 	const struct stats_paired *c = &r->cmp;
+	const double arms[] = {
+		c->a.mean, c->a.stddev, c->a.cov_pct, c->b.mean, c->b.stddev,
+		c->b.cov_pct, c->d.mean, c->d.stddev, r->test.mean, r->test.ci_lo,
+		r->test.ci_hi, c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p,
+	};
+	const double spread[] = { c->correlation, c->noise_pct, c->mde_pct };
+	const double times[] = {
+		r->elapsed_s, r->kept_time_s,
+		r->flip_to_b.n ? r->flip_to_b.median : NAN,
+		r->flip_to_a.n ? r->flip_to_a.median : NAN, r->test.p,
+	};
 	char marker[32];
 
 	fputs("metric,higher_is_better,pairs,mean_a,stddev_a,cov_pct_a,mean_b,"
@@ -355,171 +336,41 @@ void il_print_csv(FILE *out, const struct il_report *r)
 	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,p,wilcoxon_w,wilcoxon_p,"
 	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
 	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
-	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signflip_p,"
+	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signed_rank_p,"
 	      "pairs_ab,pairs_ba,balanced,carry_over_p,carry_over\n", out);
 	/* names and markers have no commas or quotes (see --metric-name) */
 	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
 		c->n);
-	ab_csv_number(out, c->a.mean);
-	ab_csv_number(out, c->a.stddev);
-	ab_csv_number(out, c->a.cov_pct);
-	ab_csv_number(out, c->b.mean);
-	ab_csv_number(out, c->b.stddev);
-	ab_csv_number(out, c->b.cov_pct);
-	ab_csv_number(out, c->d.mean);
-	ab_csv_number(out, c->d.stddev);
-	ab_csv_number(out, r->test.mean);
-	ab_csv_number(out, r->test.ci_lo);
-	ab_csv_number(out, r->test.ci_hi);
-	ab_csv_number(out, c->t);
-	ab_csv_number(out, c->df);
-	ab_csv_number(out, c->p);
-	ab_csv_number(out, c->wilcoxon_w);
-	ab_csv_number(out, c->wilcoxon_p);
+	ab_csv_numbers(out, arms, sizeof(arms) / sizeof(arms[0]));
 	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
 	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, il_significant(r), marker);
-	ab_csv_number(out, c->correlation);
-	ab_csv_number(out, c->noise_pct);
-	ab_csv_number(out, c->mde_pct);
+	ab_csv_numbers(out, spread, sizeof(spread) / sizeof(spread[0]));
 	fputc(',', out);
 	if (r->opts->target_pct > 0)
 		fprintf(out, "%zu", r->pairs_needed);
 	fprintf(out, ",%zu,%zu", r->pairs.dropped, r->il->intervals_straddling);
-	ab_csv_number(out, r->elapsed_s);
-	ab_csv_number(out, r->kept_time_s);
-	ab_csv_number(out, r->flip_to_b.n ? r->flip_to_b.median : NAN);
-	ab_csv_number(out, r->flip_to_a.n ? r->flip_to_a.median : NAN);
-	ab_csv_number(out, r->test.p);
+	ab_csv_numbers(out, times, sizeof(times) / sizeof(times[0]));
 	fprintf(out, ",%zu,%zu,%d", r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced);
 	ab_csv_number(out, r->carry.checked ? r->carry.test.p : NAN);
 	fprintf(out, ",%d\n", r->carry.found);
 }
 
-void il_print_markdown(FILE *out, const struct il_report *r)
+static void markdown_note(FILE *out, const struct ab_result *res)
 {
-	ab_markdown_head(out, r->opts, r->knob_path);
-	ab_markdown_row(out, r->opts->metric_name, r->cmp.a.mean, r->cmp.b.mean,
-			r->test.mean, r->test.ci_lo, r->test.ci_hi, r->test.p,
-			il_verdict(r));
+	const struct il_report *r = res->slices;
+
 	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the sign-flip test\n",
 		r->pairs.kept, r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced ? "balanced" : "UNBALANCED",
 		!r->carry.checked ? "not checked" : r->carry.found ? "FOUND" : "not found");
 }
 
-int il_print_as(FILE *out, const struct il_report *r, enum ab_format format)
-{
-	switch (format) {
-	case AB_FORMAT_TABLE:
-		il_print_table(out, r);
-		return 0;
-	case AB_FORMAT_JSON:
-		return il_print_json(out, r);
-	case AB_FORMAT_CSV:
-		il_print_csv(out, r);
-		return 0;
-	case AB_FORMAT_MARKDOWN:
-		il_print_markdown(out, r);
-		return 0;
-	}
-	return 0;
-}
-
-static int print_slices_as(FILE *out, const void *report, enum ab_format format)
-{
-	return il_print_as(out, report, format);
-}
-
-/* --sequential: what ended the run, and the always-valid interval. */
-static void print_sequential(FILE *out, const struct ab_options *o,
-			     const struct ab_interleave_end *end)
-{
-	const struct stats_seq *q = &end->sequential;
-	double diff, lo, hi, p;
-	char why[64];
-
-	if (end->sequential_stopped && q->verdict == STATS_SEQ_EFFECT)
-		snprintf(why, sizeof(why), "an effect");
-	else if (end->sequential_stopped && q->verdict == STATS_SEQ_WITHIN_TARGET)
-		snprintf(why, sizeof(why), "no difference larger than %g%%",
-			 o->target_pct);
-	else
-		snprintf(why, sizeof(why), "%s", end->out_of_time ?
-			 "the time limit (--max-time)" : "the command's end");
-	if (!q->tests[q->reported].n) {
-		fprintf(out, "sequential: ended by %s after %zu pairs, before any was tested (the first %d tune the test)\n",
-			why, q->pairs, STATS_SEQ_TUNING_PAIRS);
-		return;
-	}
-	stats_seq_result(q, &diff, &lo, &hi, &p);
-	fprintf(out, "sequential: ended by %s after %zu pairs: B %+.2f%%, always-valid 95%% CI [%+.2f%%, %+.2f%%], p %.3g; order and drift took %.0f%% of the variance\n",
-		why, q->pairs, diff, lo, hi, p,
-		100 * stats_seq_variance_reduction(q));
-}
-
-int ab_interleave_report(struct ab_session *s, unsigned long seed)
-{
-	struct ab_latency_report latency;
-	struct il_report r;
-	int err;
-
-	err = il_build_report(&s->il, &s->opts, &r);
-	il_count_losses(&s->il, &r.losses);
-	if (err) {
-		vmpctl_error("ab: %s", strerror(-err));
-		return EXIT_CHECK_FAILED;
-	}
-	if (r.no_progress) {
-		vmpctl_error("ab: no verdict: arm A's kept slices made no progress (mean rate %g over %zu pairs): the source never moved, so B vs A has no percent; check what --counter, --rate-regex or --preset reads",
-			     r.cmp.a.mean, r.cmp.n);
-		return EXIT_CHECK_FAILED;
-	}
-	if (!r.compared) {
-		vmpctl_error("ab: only %zu pairs kept (%zu dropped) before %s: need 2",
-			     r.pairs.kept, r.pairs.dropped,
-			     s->il_end.out_of_time ? "--max-time" : "the command ended");
-		return EXIT_CHECK_FAILED;
-	}
-	err = ab_latency_build(&s->latency, &s->il, seed, &latency);
-	if (err) {
-		vmpctl_error("ab: %s", strerror(-err));
-		return EXIT_CHECK_FAILED;
-	}
-	if (latency.mean.compared || latency.pct.compared)
-		r.latency = &latency;
-	r.knob_path = s->knob_label;
-	r.seed = seed;
-	r.elapsed_s = s->il_end.elapsed_s;
-	r.lines_invalid = s->il_end.lines_invalid;
-	r.out_of_time = s->il_end.out_of_time;
-	r.precision_reached = s->il_end.precision_reached;
-	r.command_ended = s->il_end.command_ended;
-	if (s->save) {
-		il_print_json(s->save, &r);
-		fflush(s->save);
-	}
-	err = il_print_as(stdout, &r, r.opts->format);
-	if (s->opts.sequential && r.opts->format == AB_FORMAT_TABLE)
-		print_sequential(stdout, &s->opts, &s->il_end);
-	if (err) {
-		vmpctl_error("ab: writing the JSON report: %s", strerror(-err));
-		return EXIT_CHECK_FAILED;
-	}
-	if (ab_write_exports(&s->opts, print_slices_as, &r) ||
-	    ab_write_benchstat(&s->opts, s->knob_label, NULL, 0, &s->il))
-		return EXIT_CHECK_FAILED;
-	if (!r.losses.even) {
-		vmpctl_error("ab: no verdict: losses depend on the arm: %s", r.losses.why);
-		return EXIT_CHECK_FAILED;
-	}
-	if (!r.balance.balanced) {
-		vmpctl_error("ab: no verdict: the kept pairs are unbalanced (AB:BA %zu:%zu, slices after a flip A %zu, B %zu, flips over --max-flip to A %zu of %zu, to B %zu of %zu): dropping pairs by flip time depended on the arm; raise --max-flip",
-			     r.balance.pairs_ab, r.balance.pairs_ba,
-			     r.balance.a_after_flip, r.balance.b_after_flip,
-			     r.balance.slow_to_a, r.balance.flips_to_a,
-			     r.balance.slow_to_b, r.balance.flips_to_b);
-		return EXIT_CHECK_FAILED;
-	}
-	return 0;
-}
+const struct ab_design_sections ab_slices_sections = {
+	.table_setup = table_setup,
+	.table_metric = table_metric,
+	.table = table,
+	.json = json,
+	.csv = csv,
+	.markdown_note = markdown_note,
+};

@@ -73,14 +73,40 @@ static int take_metric(struct ab_session *s, const struct child_output *out,
 }
 
 /*
+ * How long a run may take: --run-timeout, else AB_RUN_TIMEOUT_FACTOR
+ * times the longest run so far (never below AB_RUN_TIMEOUT_MIN_S);
+ * INFINITY before the first run ended.
+ */
+static double run_timeout(const struct ab_session *s)
+{
+	if (s->opts.run_timeout_s > 0)
+		return s->opts.run_timeout_s;
+	if (!(s->longest_run_s > 0))
+		return INFINITY;
+	return fmax(AB_RUN_TIMEOUT_FACTOR * s->longest_run_s, AB_RUN_TIMEOUT_MIN_S);
+}
+
+/* child_run's watcher of a whole run: past the deadline, its end. */
+static bool before_deadline(void *ctx, double *wake_at)
+{
+	const double *deadline = ctx;
+
+	*wake_at = *deadline;
+	return monotonic_s() < *deadline;
+}
+
+/*
  * One run of arm: knob, counters, CMD, counters. 0 on success, -EINTR
- * when a stop signal came; else the failure was printed.
+ * when a stop signal came, -ETIMEDOUT when it was killed over the run
+ * timeout; else the failure was printed.
  */
 static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		   const char *what, size_t index, size_t total)
 {
+	double limit = run_timeout(s), deadline = INFINITY;
 	struct child_spec spec = { .argv = s->opts.cmd,
-				   .capture_max = AB_OUTPUT_MAX, .own_group = true };
+				   .capture_max = AB_OUTPUT_MAX, .own_group = true,
+				   .ctx = &deadline };
 	struct ab_counters before, after;
 	struct child_result res;
 	char why[96];
@@ -96,6 +122,10 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (err)
 		return err;
 	ab_read_counters(s, &before);
+	if (isfinite(limit)) {
+		deadline = monotonic_s() + limit;
+		spec.on_wake = before_deadline;
+	}
 	err = child_run(&spec, &res);
 	if (err) {
 		if (err != -EINTR)
@@ -114,6 +144,13 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 			res.out.text[i] = '\n';
 	if (stop_requested()) {
 		err = -EINTR;
+	} else if (res.ended) {
+		vmpctl_error("ab: %s %zu (arm %s): %s ran over %g s (%s) and was killed with its process group",
+			     what, index, ab_arm_name(arm), s->opts.cmd[0], limit,
+			     s->opts.run_timeout_s > 0 ? "--run-timeout" :
+			     "the run timeout: --run-timeout sets it");
+		ab_print_failed_output(&res.out);
+		err = -ETIMEDOUT;
 	} else if (child_status_text(res.status, why, sizeof(why))) {
 		vmpctl_error("ab: %s %zu (arm %s): %s %s", what, index,
 			     ab_arm_name(arm), s->opts.cmd[0], why);
@@ -123,8 +160,10 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		err = take_metric(s, &res.out, run, what, index);
 	}
 	child_result_free(&res);
-	if (!err)
+	if (!err) {
+		s->longest_run_s = fmax(s->longest_run_s, run->wall_s);
 		print_progress(s, what, index, total, run);
+	}
 	return err;
 }
 
@@ -166,8 +205,8 @@ static bool ignored_failure(struct ab_session *s, int err,
 {
 	unsigned int most = s->opts.runs > 3 ? s->opts.runs : 3;
 
-	if (!s->opts.ignore_failure ||
-	    (err != -ECHILD && err != -ENOENT && err != -EINVAL))
+	if (!s->opts.ignore_failure || (err != -ECHILD && err != -ENOENT &&
+					 err != -EINVAL && err != -ETIMEDOUT))
 		return false;
 	if (++report->blocks_failed > most) {
 		vmpctl_error("ab: %u failed runs: more than the %u blocks --ignore-failure allows",
@@ -213,7 +252,11 @@ int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 				s->runs_tried[arms[i]]++;
 			if (err == -ECHILD || err == -ENOENT || err == -EINVAL) {
 				s->runs_failed[arms[i]]++;
-				ab_save_failed_run(s, arms[i]);
+				ab_save_failed_run(s, arms[i], false);
+			}
+			if (err == -ETIMEDOUT) {
+				s->runs_timed_out[arms[i]]++;
+				ab_save_failed_run(s, arms[i], true);
 			}
 			if (err)
 				break;

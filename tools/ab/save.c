@@ -7,7 +7,14 @@
 
 void ab_save_header(struct ab_session *s)
 {
+	static const char *const setting_keys[] = {
+		"target_pct", "precision_pct", "slice_s", "max_flip_s", "settle_s"
+	};
 	const struct ab_options *o = &s->opts;
+	const double settings[] = {
+		o->target_pct, o->precision_pct, o->interleave_s, o->max_flip_s,
+		o->settle_s
+	};
 	json_t *line;
 
 	if (!s->save)
@@ -21,11 +28,7 @@ void ab_save_header(struct ab_session *s)
 	json_put(line, "metric_regex", json_text(o->metric_regex));
 	json_put(line, "metric_name", json_text(o->metric_name));
 	json_put(line, "higher_is_better", json_boolean(o->higher_is_better));
-	json_put(line, "target_pct", json_real_or_null(o->target_pct));
-	json_put(line, "precision_pct", json_real_or_null(o->precision_pct));
-	json_put(line, "slice_s", json_real_or_null(o->interleave_s));
-	json_put(line, "max_flip_s", json_real_or_null(o->max_flip_s));
-	json_put(line, "settle_s", json_real_or_null(o->settle_s));
+	json_put_reals(line, setting_keys, settings, 5);
 	json_put(line, "long_every", json_count(o->long_every));
 	json_print_record(s->save, line);
 	fflush(s->save);
@@ -33,6 +36,12 @@ void ab_save_header(struct ab_session *s)
 
 void ab_save_run(struct ab_session *s, const struct ab_run *run)
 {
+	static const char *const time_keys[] = {
+		"metric", "wall_s", "user_s", "sys_s", "knob_write_s"
+	};
+	const double times[] = {
+		run->metric, run->wall_s, run->user_s, run->sys_s, run->knob_write_s
+	};
 	json_t *line;
 
 	if (!s->save)
@@ -42,11 +51,7 @@ void ab_save_run(struct ab_session *s, const struct ab_run *run)
 	json_put(line, "index", json_count(s->n_runs - 1));
 	json_put(line, "block", json_count((s->n_runs - 1) / 2));
 	json_put(line, "arm", json_text(ab_arm_name(run->arm)));
-	json_put(line, "metric", json_real_or_null(run->metric));
-	json_put(line, "wall_s", json_real_or_null(run->wall_s));
-	json_put(line, "user_s", json_real_or_null(run->user_s));
-	json_put(line, "sys_s", json_real_or_null(run->sys_s));
-	json_put(line, "knob_write_s", json_real_or_null(run->knob_write_s));
+	json_put_reals(line, time_keys, times, 5);
 	json_put(line, "toggled", json_boolean(run->knob_toggled));
 	json_put(line, "pgscan", run->have_reclaim ? json_count(run->pgscan) : json_null());
 	json_put(line, "skipped", run->have_skipped ? json_count(run->skipped) : json_null());
@@ -54,7 +59,7 @@ void ab_save_run(struct ab_session *s, const struct ab_run *run)
 	fflush(s->save);
 }
 
-void ab_save_failed_run(struct ab_session *s, enum ab_arm arm)
+void ab_save_failed_run(struct ab_session *s, enum ab_arm arm, bool timed_out)
 {
 	json_t *line;
 
@@ -63,6 +68,8 @@ void ab_save_failed_run(struct ab_session *s, enum ab_arm arm)
 	line = json_object();
 	json_put(line, "type", json_text("failed_run"));
 	json_put(line, "arm", json_text(ab_arm_name(arm)));
+	if (timed_out)
+		json_put(line, "why", json_text("timed out"));
 	json_print_record(s->save, line);
 	fflush(s->save);
 }

@@ -22,8 +22,11 @@ void ab_save_header(struct ab_session *s);
 
 /* The run just added as s->runs[s->n_runs - 1]. */
 void ab_save_run(struct ab_session *s, const struct ab_run *run);
-/* A run of arm that failed (--ignore-failure goes on), for the losses by arm. */
-void ab_save_failed_run(struct ab_session *s, enum ab_arm arm);
+/*
+ * A run of arm that failed or was killed over the run timeout
+ * (--ignore-failure goes on), for the losses by arm.
+ */
+void ab_save_failed_run(struct ab_session *s, enum ab_arm arm, bool timed_out);
 
 /*
  * The slices of s->il not saved yet, in order, as far as they are final

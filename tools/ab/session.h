@@ -29,6 +29,8 @@ struct ab_interleave_end {
 	bool out_of_time;
 	bool precision_reached;
 	bool command_ended;	/* by itself, before ab had its pairs */
+	bool stalled;		/* the watchdog ended it */
+	double stalled_s;	/* ... after this long without progress */
 	struct stats_seq sequential;	/* --sequential */
 	bool sequential_stopped;	/* ... its answer ended the run */
 };
@@ -45,9 +47,14 @@ struct ab_session {
 	struct ab_run *runs;		/* whole runs */
 	size_t n_runs;
 	size_t runs_allocated;
-	/* runs of blocks begun (warmup not), and those that failed, by arm */
+	/*
+	 * runs of blocks begun (warmup not), those that failed and those
+	 * killed over the run timeout (not among failed), by arm
+	 */
 	size_t runs_tried[2];
 	size_t runs_failed[2];
+	size_t runs_timed_out[2];
+	double longest_run_s;		/* wall time, warmup included */
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	struct ab_latency latency;	/* --interleave, where the source reports it */
@@ -101,22 +108,18 @@ int ab_restore_knob(struct ab_session *s);
 /*
  * Whole runs: warmup, then blocks until --runs (and --until-precision)
  * are done, into s->runs; report gets the time, the stop reason and the
- * dropped blocks. 0, -EINTR on a stop, else the failure was printed.
+ * dropped blocks. 0, -EINTR on a stop, -ETIMEDOUT when a run was killed
+ * over the run timeout (unless --ignore-failure took it), else the
+ * failure was printed.
  */
 int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 	       struct ab_report *report);
 
 /*
  * --interleave: the one long run of the command with the knob flipped
- * every DURATION, into s->il. 0, -EINTR on a stop, else the failure was
- * printed.
+ * every DURATION, into s->il. 0, -EINTR on a stop, -ETIMEDOUT when the
+ * watchdog ended it (s->il_end.stalled), else the failure was printed.
  */
 int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule);
-
-/*
- * The interleaved report on stdout (and its JSON line in --save's file);
- * 0 or EXIT_CHECK_FAILED.
- */
-int ab_interleave_report(struct ab_session *s, unsigned long seed);
 
 #endif

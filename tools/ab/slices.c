@@ -97,27 +97,80 @@ static void add_part(const struct interleave *il, struct il_slice *s,
  * dropping an interval that crosses a flip keeps each arm's counted time
  * independent of how long its report intervals are: dropping them kept
  * less of the slower arm (longer intervals cross more flips), and the
- * part it kept was its faster stretches.
+ * part it kept was its faster stretches. With stall, the slice given
+ * the most of it is marked stalled, and every slice it covers whole: a
+ * stall that began a moment before a flip is the next arm's, not the one
+ * it began in.
  */
 static void add_parts(struct interleave *il, size_t first,
-		      const struct rate_interval *iv)
+		      const struct rate_interval *iv, bool stall)
 {
-	double begin = iv->t - iv->interval_s;
+	double begin = iv->t - iv->interval_s, most = 0;
+	struct il_slice *longest = NULL;
 
 	for (size_t k = first; k < il->n && il->slices[k].flip_started < iv->t; k++) {
 		struct il_slice *s = &il->slices[k];
 		double from = fmax(begin, s->start + il->settle_s);
 		double to = fmin(iv->t, s->end);
 
-		if (to > from)
-			add_part(il, s, iv, from, to);
+		if (!(to > from))
+			continue;
+		add_part(il, s, iv, from, to);
+		if (to - from > most) {
+			most = to - from;
+			longest = s;
+		}
+		s->stalled |= stall && begin <= s->flip_started && iv->t >= s->end;
 	}
+	if (stall && longest)
+		longest->stalled = true;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+double il_recent_median(const struct interleave *il)
+{
+	size_t n = il->recent_n < IL_STALL_WINDOW ? il->recent_n : IL_STALL_WINDOW;
+	double sorted[IL_STALL_WINDOW];
+
+	if (!n)
+		return NAN;
+	memcpy(sorted, il->recent_s, n * sizeof(double));
+	qsort(sorted, n, sizeof(double), compare_doubles);
+	return sorted[n / 2];
+}
+
+/*
+ * Whether iv is a stall: longer than IL_STALL_MIN_S and IL_STALL_FACTOR
+ * times the median of the last IL_STALL_WINDOW intervals (none before
+ * there are as many).
+ * Every interval read goes into that window.
+ */
+static bool is_stall(struct interleave *il, const struct rate_interval *iv)
+{
+	double least = INFINITY;
+	bool stall = false;
+
+	for (size_t i = 0; i < IL_STALL_WINDOW; i++)
+		least = fmin(least, il->recent_s[i]);
+	/* the median is at least the least: sort only when it may be a stall */
+	if (il->find_stalls && il->recent_n >= IL_STALL_WINDOW &&
+	    iv->interval_s > IL_STALL_MIN_S && iv->interval_s > IL_STALL_FACTOR * least)
+		stall = iv->interval_s > IL_STALL_FACTOR * il_recent_median(il);
+	il->recent_s[il->recent_n++ % IL_STALL_WINDOW] = iv->interval_s;
+	return stall;
 }
 
 enum il_placed il_add_interval(struct interleave *il,
 			       const struct rate_interval *iv)
 {
 	double begin = iv->t - iv->interval_s;
+	bool stall;
 	size_t k;
 
 	if (!(iv->t > il->last_t)) {
@@ -126,12 +179,20 @@ enum il_placed il_add_interval(struct interleave *il,
 	}
 	il->last_t = iv->t;
 	il->intervals_read++;
+	/*
+	 * a stall is the arm's own slowness: its time is counted, split by
+	 * overlap when it crosses a flip, as the time of a slice it lies in
+	 * is; dropped, it crossed flips more often than a short interval,
+	 * and a stalling arm kept only its fast stretches
+	 */
+	stall = is_stall(il, iv);
+	il->intervals_stalled += stall;
 	if (!il->n || begin < il->slices[0].start) {
 		/* before the schedule began, or across the first flip */
 		if (il->n && iv->t > il->slices[0].flip_started) {
 			il->intervals_straddling++;
-			if (il->split)
-				add_parts(il, 0, iv);
+			if (il->split || stall)
+				add_parts(il, 0, iv, stall);
 			return IL_STRADDLES;
 		}
 		il->intervals_before_first++;
@@ -142,17 +203,17 @@ enum il_placed il_add_interval(struct interleave *il,
 		;
 	if (iv->t > il->slices[k].end) {
 		il->intervals_straddling++;
-		if (il->split)
-			add_parts(il, k, iv);
+		if (il->split || stall)
+			add_parts(il, k, iv, stall);
 		return IL_STRADDLES;
 	}
 	if (begin < il->slices[k].start + il->settle_s) {
 		il->intervals_settling++;
-		if (il->split)
-			add_parts(il, k, iv);
+		if (il->split || stall)
+			add_parts(il, k, iv, stall);
 		return IL_SETTLING;
 	}
-	add_parts(il, k, iv);
+	add_parts(il, k, iv, stall);
 	return IL_IN_SLICE;
 }
 
@@ -235,37 +296,65 @@ void il_count_pairs(const struct interleave *il, struct il_pair_counts *c)
 	il_each_final_pair(il, count_pair, c);
 }
 
+/* il_count_losses()'s tally, and each final pair's lost time, B's less A's */
+struct loss_tally {
+	struct ab_losses *l;
+	double *lost_diff;
+	size_t n;
+};
+
+/*
+ * Every final pair's slices count, kept or not: a slice's countable time
+ * is from its flip and --settle to the next flip, and it counted none of
+ * it when it was dropped itself (a slice kept but dropped with its
+ * partner counted its own). So a slow arm's whole slices lost to no
+ * report interval weigh as its intervals lost to straddled flips do.
+ */
 static void count_losses(const struct interleave *il, size_t first,
 			 enum il_fate f0, enum il_fate f1, void *arg)
 {
-	struct ab_losses *l = arg;
+	struct loss_tally *tally = arg;
+	struct ab_losses *l = tally->l;
 	const enum il_fate fates[2] = { f0, f1 };
 	double lost[2] = { 0, 0 };
 
 	for (size_t k = first; k < first + 2; k++) {
 		const struct il_slice *s = &il->slices[k];
 		enum il_fate fate = fates[k - first];
+		double countable = s->end - (s->start + il->settle_s);
+		double counted = fate == IL_KEPT ? s->time_s : 0;
 
 		l->total[s->arm]++;
+		l->stalled[s->arm] += s->stalled;
 		l->lost[AB_LOSS_SLOW_FLIP][s->arm] += fate == IL_FLIP_TOO_LONG;
 		l->lost[AB_LOSS_NO_INTERVAL][s->arm] += fate == IL_NO_INTERVAL;
-		if (f0 == IL_KEPT && f1 == IL_KEPT) {
-			l->ran_s[s->arm] += s->end - (s->start + il->settle_s);
-			l->kept_s[s->arm] += s->time_s;
-			lost[s->arm] = s->end - (s->start + il->settle_s) - s->time_s;
-		}
+		l->ran_s[s->arm] += countable;
+		l->kept_s[s->arm] += counted;
+		lost[s->arm] = countable - counted;
 	}
 	/* a microsecond apart is a tie: equal drops of equal intervals */
-	if (fabs(lost[0] - lost[1]) > 1e-6)
-		l->pairs_losing_more[lost[1] > lost[0]]++;
+	tally->lost_diff[tally->n++] = fabs(lost[1] - lost[0]) > 1e-6 ?
+		lost[1] - lost[0] : 0;
 }
 
-void il_count_losses(const struct interleave *il, struct ab_losses *l)
+int il_count_losses(const struct interleave *il, struct ab_losses *l)
 {
+	struct loss_tally tally = { l, malloc((il->n / 2 + 1) * sizeof(double)), 0 };
+	bool exact;
+	double w;
+	int err;
+
 	memset(l, 0, sizeof(*l));
+	if (!tally.lost_diff)
+		return -ENOMEM;
 	l->slices = true;
-	il_each_final_pair(il, count_losses, l);
+	il_each_final_pair(il, count_losses, &tally);
+	err = stats_wilcoxon(tally.lost_diff, tally.n, &w, &l->kept_p, &exact);
+	free(tally.lost_diff);
+	if (err && err != -EINVAL)
+		return err;
 	ab_losses_judge(l, AB_LOSS_SLICES_ALPHA);
+	return 0;
 }
 
 static void take_pair(const struct interleave *il, size_t first,
@@ -319,6 +408,7 @@ json_t *il_intervals_json(const struct interleave *il)
 
 	json_put(obj, "read", json_count(il->intervals_read));
 	json_put(obj, "straddling", json_count(il->intervals_straddling));
+	json_put(obj, "stalls", json_count(il->intervals_stalled));
 	if (il->split)
 		json_put(obj, "split", json_true());
 	json_put(obj, "settling", json_count(il->intervals_settling));
@@ -343,6 +433,12 @@ json_t *il_slice_json(const struct interleave *il, size_t k, double zero)
 	json_put(o, "count", json_real_or_null(s->count));
 	json_put(o, "rate", json_real_or_null(il_slice_rate(s)));
 	json_put(o, "long", json_boolean(s->long_slice));
+	/*
+	 * only when true: saves from before stalls were found read the same;
+	 * a stall's time is counted in it
+	 */
+	if (s->stalled)
+		json_put(o, "stalled", json_true());
 	json_put(o, "half_count", json_pair(s->half_count[0], s->half_count[1]));
 	json_put(o, "half_time_s", json_pair(s->half_time_s[0], s->half_time_s[1]));
 	json_put(o, "pgscan", s->have_reclaim ? json_count(s->pgscan) : json_null());

@@ -29,6 +29,13 @@
  *  - a slice without a whole report interval (DURATION too short for the
  *    command's --report-interval);
  *  - with either slice of a pair, the pair.
+ * Not dropped, with find_stalls: a stall, a report interval longer than
+ * IL_STALL_FACTOR times the median of the last IL_STALL_WINDOW and than
+ * IL_STALL_MIN_S (the command stopped and resumed). It is the arm's own
+ * slowness: counted whole in its slice, or split by overlap across a
+ * flip (as --split-intervals does), and the slices it reaches are marked
+ * stalled. Dropped, its long interval straddled a flip more often than
+ * the short ones do, so a stalling arm kept its fast stretches.
  * The flip-time rule depends on the arm when flips toward one arm are
  * slower (ftrace attaching versus detaching): the report checks that the
  * kept pairs are still balanced (as many AB as BA, as many slices of A as
@@ -51,6 +58,7 @@
 #include "json.h"
 #include "losses.h"
 #include "rate.h"
+#include "sequential.h"
 #include "stats_paired.h"
 #include "stats_signflip.h"
 #include "stats_robust.h"
@@ -59,6 +67,14 @@
 #define IL_MAX_FLIP_FRACTION 0.25
 /* --long-every's pairs have slices this many times as long */
 #define IL_LONG_FACTOR 4
+/*
+ * a report interval this many times the recent median, and at least
+ * IL_STALL_MIN_S long (shorter waits are a loaded machine's), is a stall ...
+ */
+#define IL_STALL_FACTOR 4
+#define IL_STALL_MIN_S 0.25
+/* ... the median of this many intervals read before it (once as many) */
+#define IL_STALL_WINDOW 32
 
 struct il_slice {
 	enum ab_arm arm;
@@ -72,6 +88,7 @@ struct il_slice {
 	double count;		/* of the intervals inside */
 	double time_s;
 	size_t intervals;
+	bool stalled;		/* a stall's time is counted in it (find_stalls) */
 	double half_count[2];	/* the same per half of the slice (slice_s) */
 	double half_time_s[2];
 	/* kernel counters from start to end (ab_run's sanity checks) */
@@ -79,6 +96,7 @@ struct il_slice {
 	uint64_t pgscan;
 	bool have_skipped;
 	uint64_t skipped;
+	double covariate;	/* --covariate: its rate over the slice; 0 none */
 };
 
 enum il_fate {
@@ -113,6 +131,7 @@ struct interleave {
 	bool input_done;	/* the command ended: all slices are final */
 	size_t intervals_read;
 	size_t intervals_straddling;
+	size_t intervals_stalled;	/* stalls (find_stalls), counted */
 	size_t intervals_settling;
 	size_t intervals_before_first;
 	size_t intervals_out_of_order;
@@ -121,6 +140,10 @@ struct interleave {
 	 * or --settle is counted in part, by overlap, instead of dropped
 	 */
 	bool split;
+	/* set after il_init(): mark stalls (report intervals ab waits for) */
+	bool find_stalls;
+	double recent_s[IL_STALL_WINDOW];	/* the last intervals' lengths, a ring */
+	size_t recent_n;			/* ... read so far */
 };
 
 void il_init(struct interleave *il, double max_flip_s, size_t warmup);
@@ -139,6 +162,12 @@ enum ab_arm il_next_arm(struct interleave *il, struct ab_schedule *schedule);
  */
 int il_begin_slice(struct interleave *il, enum ab_arm arm, double flip_started,
 		   double start, double flip_s, bool toggled);
+
+/*
+ * The median length of the last IL_STALL_WINDOW report intervals read (as
+ * many as there are); NaN before the first.
+ */
+double il_recent_median(const struct interleave *il);
 
 /* Puts one report interval where it belongs. */
 enum il_placed il_add_interval(struct interleave *il,
@@ -169,11 +198,11 @@ struct il_pair_counts {
 void il_count_pairs(const struct interleave *il, struct il_pair_counts *c);
 
 /*
- * The final pairs' slices lost by arm and reason, the time each arm ran
- * and kept in kept pairs, judged (ab_losses_judge()) at
- * AB_LOSS_SLICES_ALPHA.
+ * The final pairs' slices lost by arm and reason, the time each arm could
+ * count and counted in them, judged (ab_losses_judge()) at
+ * AB_LOSS_SLICES_ALPHA. 0 or -ENOMEM.
  */
-void il_count_losses(const struct interleave *il, struct ab_losses *l);
+int il_count_losses(const struct interleave *il, struct ab_losses *l);
 
 /* Calls fn for every final pair; stops at the first open one. */
 void il_each_final_pair(const struct interleave *il,
@@ -280,6 +309,7 @@ struct il_report {
 	size_t b_slices_not_skipped;
 	size_t a_slices_skipped;
 	const struct ab_latency_report *latency;	/* NULL: none reported */
+	struct ab_sequential_end sequential;	/* .seq NULL: not --sequential */
 	struct ab_losses losses;	/* il_count_losses(); unchecked: none */
 	/*
 	 * --- The headline's analysis (stats_robust.h), filled by
@@ -307,13 +337,14 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
  */
 const char *il_verdict(const struct il_report *r);
 
-void il_print_table(FILE *out, const struct il_report *r);
-/* One line; 0 or -errno (json_print_line()). */
-int il_print_json(FILE *out, const struct il_report *r);
-void il_print_csv(FILE *out, const struct il_report *r);
-void il_print_markdown(FILE *out, const struct il_report *r);
-/* In format; 0 or -errno (JSON). */
-int il_print_as(FILE *out, const struct il_report *r, enum ab_format format);
+/* The headline test's p is below STATS_ALPHA. */
+bool il_significant(const struct il_report *r);
+
+/*
+ * The slices' stalls lean on one arm (ab_losses_stall_lean()) and the
+ * headline test does not call that arm worse: no verdict.
+ */
+bool il_stalls_unresolved(const struct il_report *r);
 
 /* The report intervals read and dropped, as counted so far. */
 json_t *il_intervals_json(const struct interleave *il);

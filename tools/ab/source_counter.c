@@ -238,3 +238,17 @@ int ab_counter_sample(const struct ab_counter *counter,
 	sampler->last_value = value;
 	return ret;
 }
+
+static void describe(const struct ab_source_ops *ops, const char *arg,
+		     char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s", ops->name, arg);
+}
+
+/* Read by vmpctl at slice boundaries (ab_counter_sample()), not a line source. */
+const struct ab_source_ops ab_source_counter = {
+	.name = "counter",
+	.option = "counter",
+	.family = AB_SOURCE_COUNTER,
+	.describe = describe,
+};

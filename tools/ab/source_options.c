@@ -13,71 +13,95 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int take_regex(const char *name, const char *value,
-		      struct ab_source_options *src)
+/* "sysbench, fio, iperf3 or pgbench": the presets, as --preset's error says. */
+static void preset_names(char *buf, size_t size)
 {
-	if (src->regex_text) {
-		vmpctl_error("ab: --%s: one --rate-regex or --count-regex, please", name);
-		return -EINVAL;
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ab_sources[i]; i++)
+		n += ab_sources[i]->family == AB_SOURCE_PRESET;
+	for (size_t i = 0, k = 0; ab_sources[i] && len < size; i++) {
+		if (ab_sources[i]->family != AB_SOURCE_PRESET)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == n ? " or " : ", ",
+					ab_sources[i]->name);
 	}
-	src->regex_text = value;
-	src->regex_kind = strcmp(name, "count-regex") == 0 ? AB_REGEX_COUNT :
-		AB_REGEX_RATE;
-	return 0;
 }
 
-/* Last, so that no earlier usage error leaves a compiled regex behind. */
-static int compile_regex(struct ab_source_options *src)
+/* The source an option and its value pick; NULL, printed, when none. */
+static const struct ab_source_ops *pick(const char *name, const char *value)
 {
-	char why[128];
-	int err;
+	const struct ab_source_ops *ops;
+	char names[256];
 
-	if (!src->regex_text)
-		return 0;
-	err = regcomp(&src->regex, src->regex_text, REG_EXTENDED);
-	if (!err) {
-		src->regex_compiled = true;
-		return 0;
+	if (strcmp(name, "preset") != 0)
+		return ab_source_by_option(name);
+	ops = ab_source_preset(value);
+	if (!ops) {
+		preset_names(names, sizeof(names));
+		vmpctl_error("ab: --preset: '%s' is not %s (stress-ng prints no periodic report: use --counter)",
+			     value, names);
 	}
-	regerror(err, &src->regex, why, sizeof(why));
-	vmpctl_error("ab: --%s: '%s': %s",
-		     src->regex_kind == AB_REGEX_COUNT ? "count-regex" : "rate-regex",
-		     src->regex_text, why);
-	return -EINVAL;
+	return ops;
 }
 
 int ab_source_option(const char *name, const char *value,
 		     struct ab_source_options *src)
 {
+	const struct ab_source_ops *ops;
+	struct ab_source_pick *picked;
 	uint64_t pid;
 
-	if (strcmp(name, "rate-regex") == 0 || strcmp(name, "count-regex") == 0)
-		return take_regex(name, value, src);
-	if (strcmp(name, "preset") == 0) {
-		src->preset = ab_preset_by_name(value);
-		if (src->preset == AB_PRESET_NONE) {
-			vmpctl_error("ab: --preset: '%s' is not sysbench, fio, iperf3 or pgbench (stress-ng prints no periodic report: use --counter)",
-				     value);
-			return -EINVAL;
-		}
-		return 0;
-	}
 	if (strcmp(name, "rate-stderr") == 0) {
 		src->from_stderr = true;
-		return 0;
-	}
-	if (strcmp(name, "counter") == 0) {
-		src->counter_spec = value;
 		return 0;
 	}
 	if (strcmp(name, "cgroup") == 0) {
 		src->cgroup = value;
 		return 0;
 	}
-	if (arg_uint("ab", "--pid", value, 1, 4194304, &pid))
+	if (strcmp(name, "pid") == 0) {
+		if (arg_uint("ab", "--pid", value, 1, 4194304, &pid))
+			return -EINVAL;
+		src->pid = (unsigned long)pid;
+		return 0;
+	}
+	ops = pick(name, value);
+	if (!ops)
 		return -EINVAL;
-	src->pid = (unsigned long)pid;
+	picked = &src->picked[ops->family];
+	if (ops->family == AB_SOURCE_REGEX && picked->ops) {
+		vmpctl_error("ab: --%s: one --rate-regex or --count-regex, please", name);
+		return -EINVAL;
+	}
+	picked->ops = ops;
+	picked->arg = value;
+	if (ops->family == AB_SOURCE_COUNTER)
+		src->counter_spec = value;
 	return 0;
+}
+
+/* The source that reads the command's lines, if any. */
+static const struct ab_source_pick *line_pick(const struct ab_source_options *src)
+{
+	if (src->picked[AB_SOURCE_PRESET].ops)
+		return &src->picked[AB_SOURCE_PRESET];
+	if (src->picked[AB_SOURCE_REGEX].ops)
+		return &src->picked[AB_SOURCE_REGEX];
+	return NULL;
+}
+
+/* Last, so that no earlier usage error leaves a configuration behind. */
+static int configure(struct ab_source_options *src)
+{
+	const struct ab_source_pick *lines = line_pick(src);
+
+	if (!lines || !lines->ops->configure)
+		return 0;
+	return lines->ops->configure(lines->ops, lines->arg, &src->config);
 }
 
 /* The --cgroup directory or /proc/PID, which must exist. */
@@ -119,7 +143,7 @@ int ab_source_finish_options(struct ab_source_options *src,
 		vmpctl_error("ab: --rate-regex, --count-regex, --preset, --rate-stderr, --counter, --cgroup and --pid are for --interleave");
 		return -EINVAL;
 	}
-	if (src->regex_text && src->preset != AB_PRESET_NONE) {
+	if (src->picked[AB_SOURCE_REGEX].ops && src->picked[AB_SOURCE_PRESET].ops) {
 		vmpctl_error("ab: --preset and a regex: one way to read the lines, please");
 		return -EINVAL;
 	}
@@ -133,10 +157,10 @@ int ab_source_finish_options(struct ab_source_options *src,
 	    ab_counter_parse(src->counter_spec, src->target[0] ? src->target : NULL,
 			     &src->counter))
 		return -EINVAL;
-	if (ab_preset_on_stderr(src->preset))
+	if (lines && line_pick(src)->ops->on_stderr)
 		src->from_stderr = true;
 	if (has_cmd)
-		return compile_regex(src);
+		return configure(src);
 	if (!src->target[0]) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...]), nor --cgroup or --pid to watch");
 		return -EINVAL;
@@ -159,21 +183,29 @@ int ab_source_finish_options(struct ab_source_options *src,
 
 bool ab_source_reads_lines(const struct ab_source_options *src)
 {
-	return src->regex_text || src->preset != AB_PRESET_NONE;
+	return line_pick(src) != NULL;
+}
+
+void ab_line_source_init(struct ab_line_source *src,
+			 const struct ab_source_options *o)
+{
+	const struct ab_source_pick *lines = line_pick(o);
+
+	ab_line_source_open(src, lines ? lines->ops : NULL, o->config);
 }
 
 const char *ab_source_describe(const struct ab_source_options *src,
 			       char *buf, size_t size)
 {
-	if (src->counter_spec)
-		snprintf(buf, size, "counter %s", src->counter_spec);
-	else if (src->preset != AB_PRESET_NONE)
-		snprintf(buf, size, "%s's reports", ab_preset_name(src->preset));
-	else if (src->regex_text)
-		snprintf(buf, size, "--%s '%s'", src->regex_kind == AB_REGEX_COUNT ?
-			 "count-regex" : "rate-regex", src->regex_text);
-	else
+	const struct ab_source_pick *p = src->picked[AB_SOURCE_COUNTER].ops ?
+		&src->picked[AB_SOURCE_COUNTER] : line_pick(src);
+
+	if (!p)
 		snprintf(buf, size, "the command's rate lines");
+	else if (p->ops->describe)
+		p->ops->describe(p->ops, p->arg, buf, size);
+	else
+		snprintf(buf, size, "%s's reports", p->ops->name);
 	return buf;
 }
 
@@ -184,7 +216,9 @@ bool ab_source_attached(const struct ab_source_options *src)
 
 void ab_source_options_free(struct ab_source_options *src)
 {
-	if (src->regex_compiled)
-		regfree(&src->regex);
-	src->regex_compiled = false;
+	const struct ab_source_pick *lines = line_pick(src);
+
+	if (src->config)
+		lines->ops->unconfigure(src->config);
+	src->config = NULL;
 }

@@ -4,8 +4,11 @@
  * the project's own rate lines (rate.h): each source turns what it reads
  * into report intervals (struct rate_interval) for the slices.
  *
- * Lines of the command's output (source_lines.c), stamped with
- * CLOCK_MONOTONIC when they arrive:
+ * Each source is a plug-in: a struct ab_source_ops in a file of its own
+ * (source_NAME.c) with its own state, listed once in source_list.h; the
+ * table (source_table.c) and the options (source_options.c) find it
+ * there. Lines of the command's output, stamped with CLOCK_MONOTONIC when
+ * they arrive:
  *  - --rate-regex REGEX: group 1 (or the match) is a rate per second; the
  *    interval is the time since the previous matching line arrived;
  *  - --count-regex REGEX: group 1 is the work done since the previous
@@ -27,27 +30,13 @@
 #ifndef VMPCTL_AB_SOURCES_H
 #define VMPCTL_AB_SOURCES_H
 
-#include <getopt.h>
-#include <regex.h>
+#include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "rate.h"
-
-enum ab_preset {
-	AB_PRESET_NONE,
-	AB_PRESET_SYSBENCH,	/* --report-interval N */
-	AB_PRESET_FIO,		/* --status-interval N --output-format=json */
-	AB_PRESET_IPERF3,	/* -i N --forceflush (3.12 has no --json-stream) */
-	AB_PRESET_PGBENCH,	/* -P N, on stderr */
-};
-
-/* "sysbench" to AB_PRESET_SYSBENCH; AB_PRESET_NONE when unknown. */
-enum ab_preset ab_preset_by_name(const char *name);
-const char *ab_preset_name(enum ab_preset preset);
-/* Whether the program prints its reports on stderr. */
-bool ab_preset_on_stderr(enum ab_preset preset);
 
 /* One report interval, with latency when the source has it. */
 struct ab_sample {
@@ -57,34 +46,99 @@ struct ab_sample {
 	double lat_pct;		/* which percentile lat_pct_ms is (95) */
 };
 
-enum ab_regex_kind { AB_REGEX_RATE, AB_REGEX_COUNT };
+/* A sample of count over interval_s ending at arrival, no latency yet. */
+static inline void ab_sample_init(struct ab_sample *out, double arrival,
+				  double interval_s, double count)
+{
+	*out = (struct ab_sample){
+		.iv = { .t = arrival, .interval_s = interval_s, .count = count },
+		.lat_mean_ms = NAN, .lat_pct_ms = NAN, .lat_pct = NAN,
+	};
+}
 
-struct ab_line_source {
-	enum ab_preset preset;	/* AB_PRESET_NONE: the regex */
-	const regex_t *re;
-	enum ab_regex_kind kind;
-	/* between lines */
-	bool started;
-	double last_arrival;
-	double last_stamp;	/* the program's own clock, seconds */
-	/* fio: one JSON document over many lines, and its cumulative sums */
-	char *doc;
-	size_t doc_len;
-	size_t doc_size;
-	double last_bytes;
-	double last_ios;
-	double last_lat_ns_sum;
-	/* iperf3: one interval's stream lines, until its [SUM] or the next */
-	bool pending;
-	struct ab_sample pending_sample;
-	double pending_begin;	/* the program's interval */
-	double pending_end;
+/*
+ * A rate the program measured over its own interval, from the end of its
+ * last one (*last_stamp, then stamp: its elapsed seconds) to this line's
+ * arrival: 1 with the sample, or -EINVAL.
+ */
+static inline int ab_stamped_rate(double *last_stamp, double stamp, double rate,
+				  double arrival, struct ab_sample *out)
+{
+	double interval_s = stamp - *last_stamp;
+
+	*last_stamp = stamp;
+	if (!(interval_s > 0) || !(rate >= 0) || !isfinite(rate))
+		return -EINVAL;
+	ab_sample_init(out, arrival, interval_s, rate * interval_s);
+	return 1;
+}
+
+/* Which option picks a source; at most one of each, and rules between them. */
+enum ab_source_family {
+	AB_SOURCE_REGEX,	/* --rate-regex, --count-regex */
+	AB_SOURCE_PRESET,	/* --preset NAME */
+	AB_SOURCE_COUNTER,	/* --counter */
+	AB_SOURCE_FAMILIES
 };
 
-/* A preset's source, or the regex's (preset AB_PRESET_NONE). */
-void ab_line_source_init(struct ab_line_source *src, enum ab_preset preset,
-			 const regex_t *re, enum ab_regex_kind kind);
+/*
+ * A source of progress: one file each (source_NAME.c), listed once in
+ * source_list.h. A line source has take(); the counter is read by vmpctl
+ * itself (ab_counter_sample()).
+ */
+struct ab_source_ops {
+	const char *name;	/* --preset NAME, or what the warnings call it */
+	const char *option;	/* the option that picks it, without dashes */
+	enum ab_source_family family;
+	bool on_stderr;		/* the program prints its reports on stderr */
+	/* "sysbench's reports", ...: what the slices' counts are */
+	void (*describe)(const struct ab_source_ops *ops, const char *arg,
+			 char *buf, size_t size);
+	/*
+	 * After all options, with a command to run: what the line source
+	 * needs of arg (*config, freed by unconfigure); NULL: nothing. 0 or
+	 * -EINVAL (printed).
+	 */
+	int (*configure)(const struct ab_source_ops *ops, const char *arg,
+			 void **config);
+	void (*unconfigure)(void *config);
+	/*
+	 * A line source: its state (state_size bytes, zeroed before the
+	 * first line) and one line of output (NUL-terminated, shorter than
+	 * RATE_LINE_MAX unless whole_lines), as ab_line_source_take().
+	 */
+	size_t state_size;
+	bool whole_lines;
+	int (*take)(void *state, const void *config, const char *line, size_t len,
+		    double arrival, struct ab_sample *out);
+	/* the output ended: as ab_line_source_finish(); NULL: nothing held */
+	int (*finish)(void *state, struct ab_sample *out);
+	/* what the state holds besides itself; NULL: nothing */
+	void (*release)(void *state);
+};
+
+/* Every source, from source_list.h; NULL-terminated. */
+extern const struct ab_source_ops *const ab_sources[];
+
+/* The source --preset name picks; NULL when none. */
+const struct ab_source_ops *ab_source_preset(const char *name);
+/* The source --option (no dashes) picks, other than a preset; NULL: none. */
+const struct ab_source_ops *ab_source_by_option(const char *option);
+
+/* A line source while the command runs. */
+struct ab_line_source {
+	const struct ab_source_ops *ops;	/* NULL: the project's rate lines */
+	const void *config;
+	void *state;
+};
+
+/* ops's source with its configuration (NULL: none needed). */
+void ab_line_source_open(struct ab_line_source *src,
+			 const struct ab_source_ops *ops, const void *config);
 void ab_line_source_free(struct ab_line_source *src);
+
+/* What the warnings call the source: "sysbench", "regex", ... */
+const char *ab_line_source_name(const struct ab_line_source *src);
 
 /*
  * One line of output (without its newline) that arrived at arrival
@@ -160,13 +214,16 @@ int ab_counter_sample(const struct ab_counter *counter,
 		      struct ab_counter_sampler *sampler, bool since_last,
 		      struct rate_interval *iv);
 
+/* One source's option as given. */
+struct ab_source_pick {
+	const struct ab_source_ops *ops;	/* NULL: not given */
+	const char *arg;
+};
+
 /* What ab's options say about the source of progress. */
 struct ab_source_options {
-	const char *regex_text;		/* --rate-regex or --count-regex */
-	enum ab_regex_kind regex_kind;
-	regex_t regex;
-	bool regex_compiled;
-	enum ab_preset preset;		/* --preset */
+	struct ab_source_pick picked[AB_SOURCE_FAMILIES];
+	void *config;			/* the line source's, configured */
 	bool from_stderr;		/* --rate-stderr, or the preset's */
 	const char *counter_spec;	/* --counter */
 	struct ab_counter counter;
@@ -192,6 +249,10 @@ int ab_source_finish_options(struct ab_source_options *src,
 
 /* Whether the command's output is read through a preset or regex. */
 bool ab_source_reads_lines(const struct ab_source_options *src);
+
+/* The line source of the options (ab_source_reads_lines(): none). */
+void ab_line_source_init(struct ab_line_source *src,
+			 const struct ab_source_options *o);
 
 /*
  * What the slices' counts are, for the report: "the command's rate

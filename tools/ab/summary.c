@@ -77,15 +77,16 @@ void ab_print_knob_changes(FILE *out, const char *direction,
 
 json_t *ab_summary_json(const struct stats_summary *s)
 {
+	static const char *const keys[] = {
+		"mean", "stddev", "cov_pct", "min", "max", "median"
+	};
+	const double figures[] = {
+		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median
+	};
 	json_t *o = json_object();
 
 	json_put(o, "n", json_count(s->n));
-	json_put(o, "mean", json_real_or_null(s->mean));
-	json_put(o, "stddev", json_real_or_null(s->stddev));
-	json_put(o, "cov_pct", json_real_or_null(s->cov_pct));
-	json_put(o, "min", json_real_or_null(s->min));
-	json_put(o, "max", json_real_or_null(s->max));
-	json_put(o, "median", json_real_or_null(s->median));
+	json_put_reals(o, keys, figures, 6);
 	json_put(o, "median_ci", json_pair(s->median_ci_lo, s->median_ci_hi));
 	json_put(o, "median_ci_coverage", json_real_or_null(s->median_ci_coverage));
 	return o;
@@ -125,30 +126,57 @@ void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
 	json_put(doc, "command", command);
 }
 
-const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS] = {
-	"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
-};
-
-void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob)
+void ab_progress_json(json_t *doc, const struct ab_options *o,
+		      bool precision_reached, bool out_of_time)
 {
-	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", knob,
-		o->value_a, o->value_b);
-	for (size_t i = 0; o->cmd[i]; i++)
-		fprintf(out, "%s%s", i ? " " : "", o->cmd[i]);
-	fputs("`\n\n|", out);
-	for (int i = 0; i < AB_MARKDOWN_COLUMNS; i++)
-		fprintf(out, " %s |", ab_markdown_headers[i]);
-	/* the numbers right-aligned, the words left */
-	fputs("\n|:---|---:|---:|---:|:---|---:|:---|\n", out);
+	json_put(doc, "target_pct", json_real_or_null(o->target_pct > 0 ?
+						       o->target_pct : NAN));
+	json_put(doc, "precision_pct", json_real_or_null(o->precision_pct > 0 ?
+							  o->precision_pct : NAN));
+	json_put(doc, "precision_reached", json_boolean(precision_reached));
+	json_put(doc, "out_of_time", json_boolean(out_of_time));
 }
 
-void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
-		     double diff_pct, double lo_pct, double hi_pct, double p,
-		     const char *verdict)
+json_t *ab_toggles_json(const struct stats_summary *to_b,
+			const struct stats_summary *to_a)
 {
-	char ci[64];
+	json_t *o = json_object();
 
-	ab_ci_cell(ci, sizeof(ci), lo_pct, hi_pct);
-	fprintf(out, "| %s | %.6g | %.6g | %+.2f%% | %s | %.3g | %s |\n", metric,
-		mean_a, mean_b, diff_pct, ci, p, verdict);
+	json_put(o, "a_to_b", ab_knob_changes_json(to_b));
+	json_put(o, "b_to_a", ab_knob_changes_json(to_a));
+	return o;
+}
+
+void ab_print_knob_change_line(FILE *out, const char *what,
+			       const struct stats_summary *to_b,
+			       const struct stats_summary *to_a)
+{
+	fprintf(out, "%s (knob write + read-back, or --switch): ", what);
+	ab_print_knob_changes(out, "A->B", to_b);
+	fputs("; ", out);
+	ab_print_knob_changes(out, "B->A", to_a);
+	fputc('\n', out);
+}
+
+json_t *ab_sanity_json(const struct ab_options *o, const char *unit,
+		       size_t without_reclaim, size_t b_not_skipped,
+		       size_t a_skipped)
+{
+	json_t *obj = json_object();
+	char key[3][48];
+
+	snprintf(key[0], sizeof(key[0]), "%s_without_reclaim", unit);
+	snprintf(key[1], sizeof(key[1]), "b_%s_not_skipped", unit);
+	snprintf(key[2], sizeof(key[2]), "a_%s_skipped", unit);
+	json_put(obj, "vmpressure_checks", json_boolean(ab_checks_vmpressure(o)));
+	json_put(obj, key[0], json_count(without_reclaim));
+	json_put(obj, key[1], json_count(b_not_skipped));
+	json_put(obj, key[2], json_count(a_skipped));
+	return obj;
+}
+
+void ab_csv_numbers(FILE *out, const double *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ab_csv_number(out, values[i]);
 }

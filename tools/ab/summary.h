@@ -2,8 +2,8 @@
 /*
  * One arm's summary (stats.h) as each of ab's reports shows it: a table
  * row, a JSON object, CSV numbers and a line of knob-change times. Both
- * the whole-run report (ab_report.c) and the interleaved one
- * (ab_interleave_report.c) use these, so that the two read alike.
+ * designs' sections (report_runs.c, report_slices.c) and the outputs they
+ * share (report.c) use these, so that the two read alike.
  */
 #ifndef VMPCTL_AB_SUMMARY_H
 #define VMPCTL_AB_SUMMARY_H
@@ -73,17 +73,33 @@ void ab_setup_json(json_t *doc, const struct ab_options *o, const char *knob,
 		   unsigned long seed);
 
 /*
- * --export-markdown: a line naming the knob, the arms and the command,
- * then a Markdown table with one row per metric.
+ * target_pct, precision_pct (nulls when not asked), precision_reached and
+ * out_of_time: how far the A/B went.
  */
-#define AB_MARKDOWN_COLUMNS 7
-extern const char *const ab_markdown_headers[AB_MARKDOWN_COLUMNS];
-void ab_markdown_head(FILE *out, const struct ab_options *o, const char *knob);
-void ab_markdown_row(FILE *out, const char *metric, double mean_a, double mean_b,
-		     double diff_pct, double lo_pct, double hi_pct, double p,
-		     const char *verdict);
+void ab_progress_json(json_t *doc, const struct ab_options *o,
+		      bool precision_reached, bool out_of_time);
+
+/* {"a_to_b", "b_to_a"} of knob-change times (ab_knob_changes_json()). */
+json_t *ab_toggles_json(const struct stats_summary *to_b,
+			const struct stats_summary *to_a);
+
+/* "WHAT (knob write + read-back, or --switch): A->B ...; B->A ...\n" */
+void ab_print_knob_change_line(FILE *out, const char *what,
+			       const struct stats_summary *to_b,
+			       const struct stats_summary *to_a);
 
 /* ",value" with every digit that matters, or "," when not finite. */
 void ab_csv_number(FILE *out, double value);
+/* ab_csv_number() of each value in turn. */
+void ab_csv_numbers(FILE *out, const double *values, size_t n);
+
+/*
+ * The sanity checks' counts over the runs or slices (unit: "runs" or
+ * "slices"): {"vmpressure_checks", "UNIT_without_reclaim",
+ * "b_UNIT_not_skipped", "a_UNIT_skipped"}.
+ */
+json_t *ab_sanity_json(const struct ab_options *o, const char *unit,
+		       size_t without_reclaim, size_t b_not_skipped,
+		       size_t a_skipped);
 
 #endif

@@ -16,6 +16,13 @@
  *                     way) slows the workload: 50% more latency, 50%
  *                     less rate, decaying with a time constant of 2
  *                     steps (a disturbance carried over after the flip)
+ *   --throttle-b FILE not an A/A: while FILE holds 0 (arm B) the work
+ *                     stops and goes on at random (on for 0.2 s, off for
+ *                     0.25 s, exponential; a CPU quota's bursts), 44% of
+ *                     A's rate, and a line comes every STEP_S worth of
+ *                     work, so B's report intervals are longer and vary
+ *                     (a load generator that reports per work done)
+ *   --hang-after S    print nothing after S seconds, and never end
  */
 #include <getopt.h>
 #include <math.h>
@@ -24,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #define AA_RATE 1000.0
 #define AA_NOISE 0.1
@@ -49,6 +57,7 @@ struct aa_shape {
 	bool pgbench;
 	double period_s;	/* 0: no drift nor swing */
 	const char *flip_knob;	/* NULL: flips do not disturb */
+	const char *throttle_b;	/* NULL: B runs as A */
 	double step_s;
 	char knob_seen[64];
 	double last_flip;	/* -INFINITY: none yet */
@@ -81,9 +90,69 @@ static double slowdown(struct aa_shape *shape, double start, double end, double 
 	return slow;
 }
 
+/* Whether FILE holds arm B's value, 0. */
+static bool in_arm_b(const char *file)
+{
+	char now[16] = "";
+	FILE *f = fopen(file, "re");
+
+	if (f) {
+		if (!fgets(now, sizeof(now), f))
+			now[0] = '\0';
+		fclose(f);
+	}
+	return now[0] == '0';
+}
+
+static void sleep_until(double t)
+{
+	struct timespec at = { .tv_sec = (time_t)t };
+
+	at.tv_nsec = (long)((t - (double)at.tv_sec) * 1e9);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+}
+
+/* Mean on and off times of --throttle-b's bursts, and its tick. */
+#define THROTTLE_ON_S 0.2
+#define THROTTLE_OFF_S 0.25
+#define THROTTLE_TICK_S 0.002
+
+/*
+ * --throttle-b: work at AA_RATE in ticks (not in B's off bursts), a line
+ * each STEP_S worth of work done, until end.
+ */
+static int throttled(const struct aa_shape *shape, unsigned short state[3],
+		     double start, double end)
+{
+	double t = start, last = start, work = 0, switch_at = start;
+	bool on = true;
+
+	while (t < end) {
+		t += THROTTLE_TICK_S;
+		sleep_until(t);
+		if (!in_arm_b(shape->throttle_b)) {
+			on = true;
+		} else if (t >= switch_at) {
+			on = !on;
+			switch_at = t - (on ? THROTTLE_ON_S : THROTTLE_OFF_S) *
+				log(1.0 - erand48(state));
+		}
+		if (on)
+			work += AA_RATE * THROTTLE_TICK_S;
+		if (work < AA_RATE * shape->step_s - 1e-9)
+			continue;
+		if (printf("{\"t\":%.6f,\"interval_s\":%.6f,\"count\":%.3f}\n", t,
+			   t - last, work * (1.0 + AA_NOISE * gaussian(state))) < 0)
+			return 1;
+		last = t;
+		work = 0;
+	}
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: aa-workload [--pgbench] [--period P] [--flip-knob FILE] SEED STEP_S DURATION_S\n");
+	fprintf(stderr, "usage: aa-workload [--pgbench] [--period P] [--flip-knob FILE] [--throttle-b FILE] [--hang-after S] SEED STEP_S DURATION_S\n");
 	return 2;
 }
 
@@ -93,11 +162,13 @@ int main(int argc, char **argv)
 		{ "pgbench", no_argument, NULL, 'g' },
 		{ "period", required_argument, NULL, 'p' },
 		{ "flip-knob", required_argument, NULL, 'k' },
+		{ "throttle-b", required_argument, NULL, 'b' },
+		{ "hang-after", required_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct aa_shape shape = { .last_flip = -INFINITY };
 	unsigned short state[3] = { 0x330e, 0, 0 };
-	double step, start, end, t;
+	double step, start, end, t, hang_after = INFINITY;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -107,6 +178,10 @@ int main(int argc, char **argv)
 			shape.period_s = atof(optarg);
 		else if (c == 'k')
 			shape.flip_knob = optarg;
+		else if (c == 'b')
+			shape.throttle_b = optarg;
+		else if (c == 'h')
+			hang_after = atof(optarg);
 		else
 			return usage();
 	}
@@ -118,15 +193,16 @@ int main(int argc, char **argv)
 	t = start = now_s();
 	end = t + atof(argv[optind + 2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (t < end) {
-		struct timespec at;
+	if (start + hang_after < end)
+		end = start + hang_after;
+	if (shape.throttle_b && throttled(&shape, state, start, end))
+		return 1;
+	while (!shape.throttle_b && t < end) {
 		double slow, rate, latency_ms;
 		int printed;
 
 		t += step;
-		at.tv_sec = (time_t)t;
-		at.tv_nsec = (long)((t - (double)at.tv_sec) * 1e9);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		sleep_until(t);
 		slow = slowdown(&shape, start, end, t);
 		rate = fmax(0, AA_RATE / slow * (1.0 + AA_NOISE * gaussian(state)));
 		if (shape.pgbench) {
@@ -140,5 +216,8 @@ int main(int argc, char **argv)
 		if (printed < 0)
 			return 1;
 	}
+	/* --hang-after: alive, silent, until a signal ends it */
+	while (isfinite(hang_after))
+		pause();
 	return 0;
 }

@@ -22,14 +22,14 @@ status=$?
 check "exit 1 despite --ignore-failure (status $status)" [ "$status" -eq 1 ]
 check "the reason on stderr" grep -q '^vmpctl: ab: B fails more: 7 of 17 against 0 of [0-9]* (Fisher p ' "$scratch/err"
 check "the table counts the losses by arm" \
-	grep -q '^losses by arm: A 0 of [0-9]* runs (failed 0); B 7 of 17 runs (failed 7); Fisher p ' "$scratch/out"
+	grep -q '^losses by arm: A 0 of [0-9]* runs (failed 0, timed out 0); B 7 of 17 runs (failed 7, timed out 0); Fisher p ' "$scratch/out"
 check "the table says NO VERDICT" grep -q '^NO VERDICT: losses depend on the arm: B fails more' "$scratch/out"
 check "--save holds each failed run" [ "$(grep -c '"type":"failed_run","arm":"B"' "$scratch/save")" -eq 7 ]
 check "--save's last line has the losses" \
-	grep -q '"losses":{"a":{"runs":[0-9]*,"failed":0,"lost":0},"b":{"runs":17,"failed":7,"lost":7},"fisher_p":[0-9.e-]*,"even":false' \
+	grep -q '"losses":{"a":{"runs":[0-9]*,"failed":0,"timed_out":0,"lost":0},"b":{"runs":17,"failed":7,"timed_out":0,"lost":7},"fisher_p":[0-9.e-]*,"even":false' \
 	<(tail -n 1 "$scratch/save")
 "$VMPCTL" ab report "$scratch/save" >"$scratch/again" 2>/dev/null
-check "ab report counts them again" grep -q '^losses by arm: A 0 of [0-9]* runs (failed 0); B 7 of 17 runs' "$scratch/again"
+check "ab report counts them again" grep -q '^losses by arm: A 0 of [0-9]* runs (failed 0, timed out 0); B 7 of 17 runs' "$scratch/again"
 
 # the same failures in both arms: even, the A/B goes on to its verdict
 printf '0\n' >"$scratch/failures"

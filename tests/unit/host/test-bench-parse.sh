@@ -43,13 +43,13 @@ check "whole runs: each interval is its own analysis'" \
 
 # Interleaved: the flat objects, and a flag that ends its object.
 il=$scratch/il.json
-printf '%s\n' '{"metric":{"a":{"n":9},"diff_pct":0.5,"diff_ci_pct":[-0.25,1.25],"signflip_exact":true,"fieller_ci_pct":[-1,2]},"balance":{"pairs_ab":30,"pairs_ba":31,"balanced":false},"carry_over":{"checked":true,"long_p":null,"found":true},"pairs":{"kept":61}}' >"$il"
+printf '%s\n' '{"metric":{"a":{"n":9},"diff_pct":0.5,"diff_ci_pct":[-0.25,1.25],"signed_rank_exact":true,"fieller_ci_pct":[-1,2]},"balance":{"pairs_ab":30,"pairs_ba":31,"balanced":false},"carry_over":{"checked":true,"long_p":null,"found":true},"pairs":{"kept":61}}' >"$il"
 json_obj "$il" balance >"$scratch/balance"
 json_obj "$il" carry_over >"$scratch/carry"
 check "interleaved: the sign-flip interval, not Fieller's" \
 	equal "interval" "$(json_interval "$il" diff_ci_pct)" "[-0.25%, +1.25%]"
 check "interleaved: flags in the middle and at the end of an object" \
-	equal "flags" "$(json_flag "$il" signflip_exact) $(json_flag "$scratch/balance" balanced) $(json_flag "$scratch/carry" found)" \
+	equal "flags" "$(json_flag "$il" signed_rank_exact) $(json_flag "$scratch/balance" balanced) $(json_flag "$scratch/carry" found)" \
 	"true false true"
 check "interleaved: counts from the flat objects" \
 	equal "counts" "$(json_num "$scratch/balance" pairs_ab):$(json_num "$scratch/balance" pairs_ba) $(json_num "$il" kept)" \
@@ -104,9 +104,13 @@ check "bench/run: section 4 with 4a and its summary, not the harness's line" \
 
 # bench/run end to end, with a stand-in for the VM harness whose guest
 # printed sections 2 and 4 but not 3: each printed section gets its file
-# with the header, and the missing one fails the run.
+# with the header, and the missing one fails the run. Section 4's host
+# rows (bench/host-ab.sh, minutes of real runs) are a stand-in that logs
+# it was run.
 mkdir -p "$scratch/tree/bench/results" "$scratch/tree/tests/vm"
 cp "$top/bench/run" "$scratch/tree/bench/run"
+printf '#!/bin/sh\necho "host rows run" >"%s/host-rows"\n' "$scratch" >"$scratch/tree/bench/host-ab.sh"
+chmod +x "$scratch/tree/bench/host-ab.sh"
 cat >"$scratch/tree/tests/vm/run" <<'EOF'
 #!/bin/sh
 mkdir -p "$VMPCTL_VM_OUT/$2" && cat "$FAKE_GUEST_OUTPUT" >"$VMPCTL_VM_OUT/$2/ktap.txt"
@@ -118,6 +122,7 @@ FAKE_GUEST_OUTPUT=$scratch/guest-without-3 BENCH_SECTIONS=2,3,4 "$scratch/tree/b
 	>"$scratch/bench.out" 2>&1 || status=$?
 check "bench/run: a section the guest did not print fails the run" equal "exit" "$status" 1
 check "bench/run: it names the missing section" grep -q 'printed no section 3' "$scratch/bench.out"
+check "bench/run: section 4 runs its host rows" [ -s "$scratch/host-rows" ]
 results=$scratch/tree/bench/results
 check "bench/run: no file for the missing section" [ ! -e "$results/pft-ab.txt" ]
 for file in toggle-latency ab-method; do

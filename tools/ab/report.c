@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmpctl ab: every output of an A/B's result (result.h), whichever design
+ * ran it; the design's own sections come from its ab_design_sections.
+ */
+#include "result.h"
+#include "summary.h"
+#include "output.h"
+
+static const struct ab_design_sections *sections(const struct ab_result *r)
+{
+	return r->design == AB_DESIGN_RUNS ? &ab_runs_sections : &ab_slices_sections;
+}
+
+static void print_command(FILE *out, char **cmd)
+{
+	for (size_t i = 0; cmd[i]; i++)
+		fprintf(out, "%s%s", i ? " " : "", cmd[i]);
+}
+
+/* Each arm's summary, and the pairs' differences where they are pairs. */
+static void print_arms(FILE *out, const struct ab_result *r)
+{
+	struct table t;
+
+	if (ab_summary_table_init(&t) == 0) {
+		for (size_t i = 0; i < r->n_metrics; i++) {
+			const struct ab_estimate *m = &r->metrics[i];
+
+			ab_add_summary_row(&t, m->name, "A", m->a, true);
+			ab_add_summary_row(&t, "", "B", m->b, true);
+			if (m->b_minus_a)
+				ab_add_summary_row(&t, "", "B-A", m->b_minus_a, false);
+		}
+		table_print(&t, out);
+	}
+	table_free(&t);
+}
+
+void ab_result_print_table(FILE *out, const struct ab_result *r)
+{
+	const struct ab_options *o = r->opts;
+	const struct ab_design_sections *design = sections(r);
+
+	fprintf(out, "knob %s: A=%s B=%s", r->knob_path, o->value_a, o->value_b);
+	if (design->table_setup)
+		design->table_setup(out, r);
+	fprintf(out, ", order %s", o->order == AB_ORDER_ABBA ? "abba" : "random");
+	if (o->order == AB_ORDER_RANDOM)
+		fprintf(out, " (seed %lu)", r->seed);
+	fprintf(out, ", %u warmup, %.0f s\ncommand: ", o->warmup, r->elapsed_s);
+	print_command(out, o->cmd);
+	design->table_metric(out, r);
+	fputs("\n\n", out);
+	print_arms(out, r);
+	fputc('\n', out);
+	design->table(out, r);
+}
+
+int ab_result_print_json(FILE *out, const struct ab_result *r)
+{
+	json_t *doc = json_object();
+
+	sections(r)->json(doc, r);
+	return json_print_line(out, doc);
+}
+
+void ab_result_print_csv(FILE *out, const struct ab_result *r)
+{
+	sections(r)->csv(out, r);
+}
+
+/*
+ * A line naming the knob, the arms and the command, then a Markdown table
+ * with one row per metric: the design's figures, as the table's verdict.
+ */
+void ab_result_print_markdown(FILE *out, const struct ab_result *r)
+{
+	static const char *const headers[] = {
+		"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
+	};
+	const struct ab_design_sections *design = sections(r);
+
+	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", r->knob_path,
+		r->opts->value_a, r->opts->value_b);
+	print_command(out, r->opts->cmd);
+	fputs("`\n\n|", out);
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		fprintf(out, " %s |", headers[i]);
+	/* the numbers right-aligned, the words left */
+	fputs("\n|:---|---:|---:|---:|:---|---:|:---|\n", out);
+	for (size_t i = 0; i < r->n_metrics; i++) {
+		const struct ab_estimate *m = &r->metrics[i];
+		char ci[64];
+
+		ab_ci_cell(ci, sizeof(ci), m->ci_lo_pct, m->ci_hi_pct);
+		fprintf(out, "| %s | %.6g | %.6g | %+.2f%% | %s | %.3g | %s |\n",
+			m->name, m->a->mean, m->b->mean, m->diff_pct, ci, m->p,
+			m->verdict);
+	}
+	if (design->markdown_note)
+		design->markdown_note(out, r);
+}
+
+int ab_result_print_as(FILE *out, const struct ab_result *r,
+		       enum ab_format format)
+{
+	switch (format) {
+	case AB_FORMAT_TABLE:
+		ab_result_print_table(out, r);
+		return 0;
+	case AB_FORMAT_JSON:
+		return ab_result_print_json(out, r);
+	case AB_FORMAT_CSV:
+		ab_result_print_csv(out, r);
+		return 0;
+	case AB_FORMAT_MARKDOWN:
+		ab_result_print_markdown(out, r);
+		return 0;
+	}
+	return 0;
+}
+
+int ab_result_report(const struct ab_result *r, FILE *save)
+{
+	if (save) {
+		ab_result_print_json(save, r);
+		fflush(save);
+	}
+	return ab_result_print_as(stdout, r, r->opts->format);
+}

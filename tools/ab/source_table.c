@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sources of progress (sources.h) as one table, from source_list.h,
+ * and a line source's life while the command runs.
+ */
+#include "sources.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AB_SOURCE(name) extern const struct ab_source_ops ab_source_##name;
+#include "source_list.h"
+#undef AB_SOURCE
+
+#define AB_SOURCE(name) &ab_source_##name,
+const struct ab_source_ops *const ab_sources[] = {
+#include "source_list.h"
+	NULL
+};
+#undef AB_SOURCE
+
+const struct ab_source_ops *ab_source_preset(const char *name)
+{
+	for (size_t i = 0; ab_sources[i]; i++)
+		if (ab_sources[i]->family == AB_SOURCE_PRESET &&
+		    strcmp(ab_sources[i]->name, name) == 0)
+			return ab_sources[i];
+	return NULL;
+}
+
+const struct ab_source_ops *ab_source_by_option(const char *option)
+{
+	for (size_t i = 0; ab_sources[i]; i++)
+		if (ab_sources[i]->family != AB_SOURCE_PRESET &&
+		    strcmp(ab_sources[i]->option, option) == 0)
+			return ab_sources[i];
+	return NULL;
+}
+
+void ab_line_source_open(struct ab_line_source *src,
+			 const struct ab_source_ops *ops, const void *config)
+{
+	*src = (struct ab_line_source){ .ops = ops, .config = config };
+}
+
+void ab_line_source_free(struct ab_line_source *src)
+{
+	if (src->state && src->ops->release)
+		src->ops->release(src->state);
+	free(src->state);
+	src->state = NULL;
+}
+
+const char *ab_line_source_name(const struct ab_line_source *src)
+{
+	return src->ops->name;
+}
+
+int ab_line_source_take(struct ab_line_source *src, const char *line,
+			size_t len, double arrival, struct ab_sample *out)
+{
+	char text[RATE_LINE_MAX];
+
+	if (!src->state) {
+		src->state = calloc(1, src->ops->state_size ? src->ops->state_size : 1);
+		if (!src->state)
+			return -ENOMEM;
+	}
+	if (src->ops->whole_lines)
+		return src->ops->take(src->state, src->config, line, len, arrival, out);
+	/* the other reports are short lines; longer ones are something else */
+	if (len >= sizeof(text))
+		return 0;
+	memcpy(text, line, len);
+	text[len] = '\0';
+	return src->ops->take(src->state, src->config, text, len, arrival, out);
+}
+
+int ab_line_source_finish(struct ab_line_source *src, struct ab_sample *out)
+{
+	if (!src->state || !src->ops->finish)
+		return 0;
+	return src->ops->finish(src->state, out);
+}
