@@ -75,7 +75,7 @@ watch_printed() {
 # group: core
 # requires: cgroup-v2
 test_vmpctl_watch_sock_throttled() {
-	local cg status=0 watcher counted printed
+	local cg status=0 watcher counted printed moved try
 	need_cgroup_v2
 	kernel_has_sock_throttled || skip "memory.events has no sock_throttled on this kernel"
 	cg=/sys/fs/cgroup/vmtest-watch
@@ -85,9 +85,20 @@ test_vmpctl_watch_sock_throttled() {
 	watcher=$!
 	wait_until 10 grep -q "sock_throttled of $cg" /tmp/watch.err ||
 		fail "vmpctl watch did not start in 10 s: $(cat /tmp/watch.err)"
-	vmpctl net --cgroup "$cg" --seconds 4 --json >/tmp/watch-net.json || status=$?
-	cat /tmp/watch-net.json
-	counted=$(json_number sock_throttled /tmp/watch-net.json)
+	# Whether a 4 s run reaches vmpressure's medium level under TCG varies
+	# (one of three cold CI runs saw 0): up to three runs, their counts
+	# added, until one moves. The knob's effect is check's and net's test.
+	counted=0
+	for try in 1 2 3; do
+		vmpctl net --cgroup "$cg" --seconds 4 --json >/tmp/watch-net.json || status=$?
+		cat /tmp/watch-net.json
+		moved=$(json_number sock_throttled /tmp/watch-net.json)
+		counted=$((counted + ${moved:-0}))
+		if [ "$status" -ne 0 ] || [ "$counted" -gt 0 ]; then
+			break
+		fi
+		echo "run $try: sock_throttled did not move; again"
+	done
 	# one notification can lag the last increment by the kernel's 10 ms
 	# rate limit; the watch also re-reads every second
 	wait_until 10 watch_printed "$counted" || true
@@ -104,9 +115,10 @@ test_vmpctl_watch_sock_throttled() {
 	[ "$printed" -eq "$counted" ] || fail "vmpctl watch printed increments adding to $printed, the cgroup counted $counted"
 }
 
-# One run of vmpctl net, its JSON and its stderr in files.
+# One run of vmpctl net, its JSON and its stderr in files: 3 s instead of
+# the default 6, as the reclaim reaches vmpressure() within the first.
 net_phase() {
-	vmpctl net --json >/tmp/net-phase.json 2>/tmp/net-phase.err
+	vmpctl net --seconds 3 --json >/tmp/net-phase.json 2>/tmp/net-phase.err
 }
 
 # Issue 12, on every cgroup-v2 kernel: vmpctl net (loopback TCP in a memcg

@@ -55,7 +55,7 @@ test_vmpctl_ab_interleave_pft() {
 	straddling=$(json_number straddling /tmp/interleave.json)
 	to_b=$(json_object a_to_b /tmp/interleave.json | json_number n)
 	echo "kept slices: A $kept_a, B $kept_b; intervals straddling a flip: $straddling; flips to B: $to_b"
-	echo "B vs A: $(json_number diff_pct /tmp/interleave.json)%, signed-rank p $(json_number signflip_p /tmp/interleave.json), MDE $(json_number mde_pct /tmp/interleave.json)%"
+	echo "B vs A: $(json_number diff_pct /tmp/interleave.json)%, signed-rank p $(json_number signed_rank_p /tmp/interleave.json), MDE $(json_number mde_pct /tmp/interleave.json)%"
 	echo "balance: $(json_object balance /tmp/interleave.json)"
 	echo "carry-over: $(json_object carry_over /tmp/interleave.json)"
 	grep -q '"test":"signed-rank"' /tmp/interleave.json || fail "the report's test is not the signed-rank test"
@@ -98,7 +98,7 @@ test_vmpctl_ab_interleave_identical_arms() {
 	[ "$il_status" -eq 0 ] || fail "vmpctl ab --interleave --a 1 --b 1 exited $il_status"
 	il_expect_all_pairs /tmp/identical.json
 	expect_knob 1 "after the A/A run"
-	p=$(json_number signflip_p /tmp/identical.json)
+	p=$(json_number signed_rank_p /tmp/identical.json)
 	echo "A/A: B vs A $(json_number diff_pct /tmp/identical.json)%, p $p, verdict $(json_string verdict /tmp/identical.json)"
 	[ -n "$p" ] || fail "no p in the A/A report"
 	awk -v p="$p" 'BEGIN { exit !(p >= 0.001) }' || fail "A/A run found an effect: p $p"

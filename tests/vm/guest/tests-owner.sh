@@ -47,14 +47,6 @@ owner_cleanup() {
 	conflict_cleanup
 }
 
-# A small reclaim pass: a few MiB past the hog's limit, enough for
-# vmpressure() to be called, far cheaper than an evidence round.
-vmpressure_called() {
-	# shellcheck disable=SC2034 # hog_passes reads it (dynamic scope)
-	local HOG_FILE_MIB=$((HOG_LIMIT_MIB + 6))
-	hog_once
-}
-
 # Both the other probe and the short-circuit see vmpressure() calls.
 expect_both_run() {
 	local hits skipped

@@ -9,7 +9,9 @@
 #    service through a kernel counter (loopback's packets: a transaction is
 #    a query and its answer) must find no large difference;
 #  - a known effect, a CPU quota on the server as the knob: the same two
-#    designs must agree with the whole runs' figure.
+#    designs must agree with the whole runs' figure;
+#  - an A/A of both designs, the quota's file written with the same value
+#    (no quota) in both arms at every flip: no large difference.
 # The server and pgbench come from this machine's packages
 # (tests/vm/lib/workloads.sh). Sourced with the guest lib by run-tests.sh,
 # which runs each test_NAME in its own shell.
@@ -38,8 +40,11 @@ SVC_QUOTA_US=30000
 SVC_RUN_TX=400
 SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 8 -w 2 -T 90 --preset pgbench"
 SVC_ATTACH_AB="--interleave 1.5 --max-flip 5 -n 8 -w 1 -T 60 --cgroup $SVC_MEMCG --counter /proc/net/dev:lo.tx_packets"
-# The largest B vs A, in percent, that the vmpressure knob may be given
-# with a verdict on this workload (see svc_check_small).
+# The A/As: six pairs (the fewest at which a verdict is possible at all),
+# for the guest time; -n and -T after the A/B's, which they override.
+SVC_AA="-n 6 -T 60"
+# The largest B vs A, in percent, that the vmpressure knob may really make
+# on this workload: ab's interval must reach it (see svc_check_small).
 SVC_SMALL_PCT=10
 
 svc_pgbench() {
@@ -139,7 +144,7 @@ svc_summary() {
 	local json=/tmp/$1.json
 	svc_read "$1"
 	echo "$1: exit $svc_status, $(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$json") pairs kept," \
-		"B vs A $svc_diff% $(svc_ci "$json"), p $(svc_first signflip_p "$json")," \
+		"B vs A $svc_diff% $(svc_ci "$json"), p $(svc_first signed_rank_p "$json")," \
 		"verdict $svc_verdict, MDE $(svc_first mde_pct "$json")%"
 	echo "$1: balance $(json_object balance "$json")"
 	echo "$1: pairs $(json_object pairs "$json"); sanity $(json_object sanity "$json")"
@@ -149,46 +154,57 @@ svc_summary() {
 		tr '\n' ' ')"
 }
 
-# svc_refused NAME: ab refused a verdict, saying why (exit 1, "no verdict").
+# svc_refused NAME: ab refused a verdict, saying why (exit 1, "no verdict"):
+# the kept pairs unbalanced, losses that depend on the arm, or stalls that
+# lean on one.
 svc_refused() {
 	[ "$svc_status" -eq 1 ] && [ "$svc_verdict" = '"no verdict"' ] &&
-		grep -q '"balanced":false' "/tmp/$1.json"
+		grep -Eq '"balanced":false|"even":false|"stalls_lean":"[AB]"' "/tmp/$1.json"
 }
 
-# svc_compared NAME: ab compared eight pairs and gave a verdict.
+# svc_compared NAME [PAIRS]: ab compared PAIRS pairs (8) and gave a verdict.
 svc_compared() {
 	[ "$svc_status" -eq 0 ] || fail "$1: vmpctl ab exited $svc_status"
-	grep -q '"pairs":{"kept":8,' "/tmp/$1.json" || fail "$1: not 8 pairs kept"
+	grep -q "\"pairs\":{\"kept\":${2:-8}," "/tmp/$1.json" || fail "$1: not ${2:-8} pairs kept"
 	case $svc_verdict in
 	'"~"' | '"B better"' | '"B worse"') ;;
 	*) fail "$1: verdict $svc_verdict" ;;
 	esac
 }
 
-# svc_check_small NAME: the vmpressure knob's A/B: vmpressure ran in every
-# kept slice and arm B short-circuited it; the verdict is "no difference",
-# an honest refusal, or a difference of at most SVC_SMALL_PCT (the knob
-# saves vmpressure's work, which may show; a false positive at 5% would
-# too). A large difference from a knob that does this little is ab's own.
+# svc_check_small NAME [PAIRS]: the vmpressure knob's A/B, or the quota's
+# A/A (PAIRS pairs, 8): for the vmpressure knob, vmpressure ran in every
+# kept slice and only arm B short-circuited it (ab checks that only for
+# the vmpressure knob: its sanity counts are 0 for the quota's file); for
+# both, ab's 95% interval reaches into +-SVC_SMALL_PCT, or ab refused
+# honestly. On cgroup v1 the knob saves only vmpressure's own accounting,
+# so a real effect is small; an interval that excludes every small effect
+# is ab's own error. Not the verdict: with no effect, "B better" or
+# "B worse" comes 5% of the time by design, and eight noisy pairs put
+# such an estimate past 10% (a 17% one was seen in CI); an interval
+# wholly past 10% is far rarer.
 svc_check_small() {
+	local ci
 	svc_read "$1"
 	if svc_refused "$1"; then
 		echo "$1: ab refused a verdict"
 		return 0
 	fi
-	svc_compared "$1"
+	svc_compared "$1" "${2:-8}"
 	grep -q '"slices_without_reclaim":0,"b_slices_not_skipped":0,"a_slices_skipped":0' "/tmp/$1.json" ||
 		fail "$1: not a vmpressure A/B: $(json_object sanity "/tmp/$1.json")"
-	[ "$svc_verdict" = '"~"' ] ||
-		awk -v d="$svc_diff" -v m="$SVC_SMALL_PCT" 'BEGIN { exit !(d >= -m && d <= m) }' ||
-		fail "$1: the vmpressure knob made a difference of $svc_diff%"
+	ci=$(svc_ci "/tmp/$1.json")
+	awk -v ci="$ci" -v m="$SVC_SMALL_PCT" 'BEGIN {
+		n = split(ci, b, ","); exit !(n == 2 && b[1] <= m && b[2] >= -m) }' ||
+		fail "$1: B vs A $svc_diff% [$ci], every value past $SVC_SMALL_PCT%"
 }
 
-# svc_check_agrees NAME [may-refuse]: ab on the quota says "B worse", and
+# svc_check_agrees NAME [may-refuse]: ab on the quota says "B worse" (or "~"
+# with an estimate below zero), and
 # the whole runs' ratio of rates lies in ab's 95% interval of it, widened
-# by the whole runs' own uncertainty: about exp(2 se), se the standard
+# by the whole runs' own uncertainty: about exp(4.3 se), se the standard
 # error of the log of their ratio from the spread of each arm's two runs
-# (see svc_whole_effect). Or, with
+# and 4.3 Student's t for their 2 degrees of freedom (see svc_whole_effect). Or, with
 # may-refuse, an honest refusal (interleaved on report lines only: the
 # attach mode drops nothing by arm).
 svc_check_agrees() {
@@ -199,8 +215,15 @@ svc_check_agrees() {
 		return 0
 	fi
 	svc_compared "$1"
-	[ "$svc_verdict" = '"B worse"' ] ||
-		fail "$1: verdict $svc_verdict on a quota that took $svc_whole% in whole runs (ab: $svc_diff%)"
+	# "~" is allowed only below zero: eight pairs reject only when nearly
+	# all agree, and one slice hit by a reclaim storm left -64% at "~" in
+	# CI; the interval check below still holds it to the whole runs.
+	case $svc_verdict in
+	'"B worse"') ;;
+	'"~"') awk -v d="$svc_diff" 'BEGIN { exit !(d < 0) }' ||
+		fail "$1: ~ at $svc_diff% on a quota that took $svc_whole% in whole runs" ;;
+	*) fail "$1: verdict $svc_verdict on a quota that took $svc_whole% in whole runs (ab: $svc_diff%)" ;;
+	esac
 	ci=$(svc_ci "/tmp/$1.json")
 	awk -v ci="$ci" -v r="$svc_whole_ratio" -v w="$svc_whole_widen" 'BEGIN {
 		split(ci, b, ","); lo = (1 + b[1] / 100) / w; hi = (1 + b[2] / 100) * w
@@ -236,12 +259,15 @@ svc_whole_effect() {
 	# shellcheck disable=SC2046 # three numbers
 	# busybox awk has no log(): (x1 - x2) / (x1 + x2) is log(x1 / x2) / 2 to
 	# first order, the standard error of the log of an arm's mean of two,
-	# and 1 + 2 (|sa| + |sb|) bounds exp(2 se) of their ratio's from above
-	# to first order
+	# and |sa| + |sb| bounds their ratio's from above. Two runs an arm give
+	# that error 2 degrees of freedom, not a known variance: the 95% bound
+	# is t(0.975, 2) = 4.30 of them, not 2 (with 2, B's whole runs under
+	# the quota at 48 and 36 tps, A's at 399 and 193, missed ab's interval
+	# by 3% of the ratio in a cold CI run).
 	set -- $(awk -v a1="$a1" -v a2="$a2" -v b1="$b1" -v b2="$b2" 'BEGIN {
 		r = (b1 + b2) / (a1 + a2); sa = (a1 - a2) / (a1 + a2); sb = (b1 - b2) / (b1 + b2)
 		if (sa < 0) sa = -sa; if (sb < 0) sb = -sb
-		printf "%.4f %.1f %.3f\n", r, 100 * (r - 1), 1 + 2 * (sa + sb) }')
+		printf "%.4f %.1f %.3f\n", r, 100 * (r - 1), 1 + 4.30 * (sa + sb) }')
 	svc_whole_ratio=$1 svc_whole=$2 svc_whole_widen=$3
 	echo "whole runs, quota: A $a1 $a2 tps, B $b1 $b2 tps: B vs A $svc_whole%, its uncertainty x$svc_whole_widen"
 }
@@ -269,6 +295,11 @@ test_service_pgbench() {
 		"$SVC_BIN/pgbench" -h 127.0.0.1 -p 5432 -U postgres -n -S -M prepared -c 1 -T 600 -P 1 postgres
 	[ "$(cat "$quota")" = -1 ] || fail "the quota was not put back: $(cat "$quota")"
 	echo "service: interleaved, quota: $(($(uptime_s) - start)) s"
+	start=$(uptime_s)
+	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
+	svc_ab svc-aa-lines $SVC_LINES_AB $SVC_AA --knob "$quota" --a=-1 --b=-1 -- \
+		"$SVC_BIN/pgbench" -h 127.0.0.1 -p 5432 -U postgres -n -S -M prepared -c 1 -T 600 -P 1 postgres
+	echo "service: interleaved, A/A on the quota's file: $(($(uptime_s) - start)) s"
 	svc_load -T 600 -P 1 >/tmp/svc-load.log 2>&1 &
 	SVC_LOAD=$!
 	wait_until 30 grep -q '^progress:' /tmp/svc-load.log ||
@@ -283,11 +314,17 @@ test_service_pgbench() {
 	svc_ab svc-quota-attach $SVC_ATTACH_AB --knob "$quota" --a=-1 --b="$SVC_QUOTA_US"
 	[ "$(cat "$quota")" = -1 ] || fail "the quota was not put back: $(cat "$quota")"
 	echo "service: attached, quota: $(($(uptime_s) - start)) s"
+	start=$(uptime_s)
+	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
+	svc_ab svc-aa-attach $SVC_ATTACH_AB $SVC_AA --knob "$quota" --a=-1 --b=-1
+	echo "service: attached, A/A on the quota's file: $(($(uptime_s) - start)) s"
 	kill -0 "$SVC_LOAD" 2>/dev/null ||
 		fail "pgbench is gone after ab watched the service: $(tail -n 3 /tmp/svc-load.log)"
 	memcg_has_processes "$SVC_MEMCG" || fail "the server is gone after ab watched it"
 	svc_check_small svc-knob-lines
 	svc_check_small svc-knob-attach
+	svc_check_small svc-aa-lines 6
+	svc_check_small svc-aa-attach 6
 	svc_check_agrees svc-quota-lines may-refuse
 	svc_check_agrees svc-quota-attach
 }

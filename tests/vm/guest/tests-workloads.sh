@@ -45,7 +45,7 @@ wl_check() {
 	kept=$(sed -n 's/.*"pairs":{"kept":\([0-9]*\).*/\1/p' "$json")
 	verdict=$(wl_field "$json" verdict)
 	mde=$(wl_field "$json" mde_pct)
-	echo "$1: $kept pairs kept, B vs A $(wl_field "$json" diff_pct)%, signed-rank p $(wl_field "$json" signflip_p), verdict $verdict, MDE $mde%"
+	echo "$1: $kept pairs kept, B vs A $(wl_field "$json" diff_pct)%, signed-rank p $(wl_field "$json" signed_rank_p), verdict $verdict, MDE $mde%"
 	echo "balance: $(grep -o '"balance":{[^}]*}' "$json")"
 	[ "${kept:-0}" -ge "$2" ] || fail "$1: ${kept:-no} pairs kept, expected $2"
 	grep -q '"balanced":true}' "$json" || fail "$1: the kept pairs are unbalanced"
@@ -87,15 +87,17 @@ test_workloads_sysbench() {
 	wl_latency sysbench pct_ms
 }
 
+# fio reports every 0.5 s (its JSON carries timestamp_ms), so its slices
+# are iperf3's: 1.5 s, three reports each (21 s a run).
 # group: presets
 # requires: amd64
 test_workloads_fio() {
 	need_module
-	# shellcheck disable=SC2086 # $WL_AB is a list of options
-	wl_run fio $WL_AB --preset fio -- \
+	# shellcheck disable=SC2086 # $WL_PAIRS is a list of options
+	wl_run fio --interleave 1.5 --max-flip 5 $WL_PAIRS --preset fio -- \
 		fio --name=randread --filename=/tmp/wl-fio.dat --size=16M \
 		--ioengine=psync --rw=randread --bs=4k --time_based --runtime=600 \
-		--status-interval=1 --output-format=json
+		--status-interval=500ms --output-format=json
 	rm -f /tmp/wl-fio.dat
 	wl_check fio 6
 	wl_latency fio mean_ms

@@ -7,7 +7,8 @@
 # Inputs:  vm_dir, cache, say, with_lock (common.sh); lane, lane_suite,
 #          lane_arch (lane.sh).
 # Outputs: lane_apt CMD ARGS (apt-get or apt-cache with the lane's suite and
-#          architecture, tests/vm/suites); apt_field PKG[=VER] FIELD;
+#          architecture, tests/vm/suites); apt_show PKG[=VER] (its record,
+#          asked of apt once under with_apt_memo CMD...); apt_field PKG[=VER] FIELD;
 #          depends_of PKG[=VER] (package names, one a line); candidate PKG
 #          (prints PKG=VERSION); cached_deb PKG=VER (prints the .deb's path);
 #          fetch_debs PKG=VER... (downloads what the cache lacks; on failure
@@ -23,9 +24,36 @@ lane_apt() {
 	"$vm_dir/suites" --arch "$lane_arch" "$lane_suite" "$@"
 }
 
+# PKG[=VER]'s record; under with_apt_memo each one is asked of apt once.
+apt_show() {
+	local file status=0
+	if [ -z "${apt_memo:-}" ]; then
+		lane_apt apt-cache show --no-all-versions "$1" 2>/dev/null
+		return
+	fi
+	file=$apt_memo/$1
+	if [ ! -e "$file.status" ]; then
+		lane_apt apt-cache show --no-all-versions "$1" >"$file" 2>/dev/null || status=$?
+		echo "$status" >"$file.status"
+	fi
+	cat "$file"
+	return "$(cat "$file.status")"
+}
+
+# Runs CMD... keeping the records apt_show reads: resolving a kernel asks
+# for the same few records a dozen times, each apt-cache run about a second
+# of CPU, over a minute under load.
+with_apt_memo() {
+	local status=0
+	apt_memo=$(mktemp -d) || { lane_fail="cannot make a temporary directory"; return 1; }
+	"$@" || status=$?
+	rm -rf "$apt_memo"
+	apt_memo=''
+	return "$status"
+}
+
 apt_field() {
-	lane_apt apt-cache show --no-all-versions "$1" 2>/dev/null |
-		awk -v field="$2:" '$1 == field { sub(/^[^:]*: */, ""); print; exit }'
+	apt_show "$1" | awk -v field="$2:" '$1 == field { sub(/^[^:]*: */, ""); print; exit }'
 }
 
 # Alternatives included, version constraints dropped.
@@ -49,8 +77,17 @@ cached_deb() {
 
 fetch_debs() {
 	download_missing=''
+	# All there already: no wait behind another lane's downloads.
+	all_cached "$@" && return 0
 	mkdir -p "$cache/debs"
 	with_lock "$cache/debs/.lock" download_debs "$@"
+}
+
+all_cached() {
+	local spec
+	for spec in "$@"; do
+		cached_deb "$spec" >/dev/null || return 1
+	done
 }
 
 # Each download goes to a directory of its own and moves into the cache

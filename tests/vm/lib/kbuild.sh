@@ -41,7 +41,7 @@ kbuild_tools_run_here() {
 # the machine lacks and kbuild's tools run here (bullseye's gcc-10); else in
 # a chroot of the lane's suite (trixie's gcc-14 and its glibc).
 choose_kbuild() {
-	local major pkg cross_cc spec
+	local major pkg cross_cc spec specs
 	major=$(kernel_gcc_major)
 	kbuild_how=native kbuild_args=() kbuild_chroot=()
 	if [ -n "$cross" ]; then
@@ -57,17 +57,23 @@ choose_kbuild() {
 	elif kbuild_tools_run_here && [ "$(gcc -dumpversion | cut -d. -f1)" -ge "$major" ]; then
 		kbuild_how="native with the host's gcc $(gcc -dumpversion) (kernel built with gcc-$major)"
 		kbuild_args=(CC=gcc)
-	elif [ "${#kernel_debs[@]}" -eq 0 ]; then
-		lane_fail="the kernel wants gcc-$major, which the machine lacks"
-		return 1
 	elif [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
 		lane_skip="building for gcc-$major needs a $lane_suite chroot: run as root with debootstrap installed"
 		return 1
 	else
 		kbuild_how="chroot of $lane_suite"
 		kbuild_chroot=("$vm_dir/chroot" --bind "$kroot" --bind "$lane_out")
+		specs=("${kernel_debs[@]}")
+		# A kernel_build= kernel (the package lanes' signed one): the
+		# suite's headers package of its release and that one's kbuild;
+		# its /usr may link to another tree, which the chroot must see.
+		if [ "${#specs[@]}" -eq 0 ]; then
+			mapfile -t specs < <(echo "linux-headers-$rel$qual"
+				depends_of "linux-headers-$rel$qual" | grep '^linux-kbuild-')
+			kbuild_chroot+=(--bind "$(realpath "$kroot/usr")")
+		fi
 		# What the headers and kbuild need to run, except kernel packages.
-		for pkg in $(for spec in "${kernel_debs[@]}"; do
+		for pkg in $(for spec in "${specs[@]}"; do
 			case $spec in linux-headers-* | linux-kbuild-*) depends_of "$spec" ;; esac
 		done | grep -v '^linux-' | sort -u); do
 			kbuild_chroot+=(--install "$pkg")
@@ -149,15 +155,29 @@ build_kmod() {
 	fi
 }
 
-# Sets test_builds to yes when the lane needs the test-only builds: its
-# profile runs one of test_build_groups (profile.sh), or the run names its tests
-# (VMPCTL_VM_TESTS) or is a demo. The smoke and rt lanes do without them,
-# about 40 s of kbuild each under load.
+# Sets test_builds to yes when the lane needs the test-only builds: it runs
+# a test of one of test_build_groups (profile.sh), those of its profile or
+# the ones the run names (VMPCTL_VM_TESTS, found in the guest's test files
+# and the overlay's), or is a demo of the tree's own module (a demo with
+# VMPCTL_VM_MODULE_KO, the package lanes' enrolment boot, loads none). The
+# smoke and rt lanes and the package lanes do without them, about 40 s of
+# kbuild each under load.
 decide_test_builds() {
-	local group groups
+	local group groups files=()
 	test_builds=yes
-	[ -z "$selected_tests" ] && [ "$mode" != demo ] || return 0
-	groups=" $(profile_groups "${lane_profile:-full}") "
+	if [ "$mode" = demo ]; then
+		[ -z "$module_ko" ] || test_builds=''
+		return 0
+	fi
+	if [ -n "$selected_tests" ]; then
+		mapfile -t files < <(guest_test_files "$vm_dir/guest" | sed "s|^|$vm_dir/guest/|")
+		[ -z "$overlay_dir" ] || mapfile -t -O "${#files[@]}" files < <(find "$overlay_dir/vmtest" \
+			-maxdepth 1 -name 'tests-*.sh' 2>/dev/null)
+		# one line: the groups of several tests, each between spaces
+		groups=" $(test_catalog "${files[@]}" | awk -v names=" $selected_tests " 'index(names, " " $1 " ") { print $2 }' | paste -sd' ') "
+	else
+		groups=" $(profile_groups "${lane_profile:-full}") "
+	fi
 	for group in $test_build_groups; do
 		[[ $groups != *" $group "* ]] || return 0
 	done
@@ -179,6 +199,10 @@ kmod_dirs() {
 # the lane's vmpressure_ctl.ko and module/ is not built.
 build_modules() {
 	local dir vermagic
+	# No BTF in the test-only builds: nothing in the guest reads it, and
+	# pahole costs about 2 s of CPU per module. The shipped build keeps it,
+	# as DKMS builds it.
+	local test_only=(CONFIG_DEBUG_INFO_BTF_MODULES=)
 	choose_kbuild || return 1
 	decide_test_builds
 	[ -z "$lane_lint" ] || provide_checker_valid || return 1
@@ -196,10 +220,10 @@ build_modules() {
 		}
 		build_kmod "$top/module" "$lane_out/module" || return 1
 		[ -z "$test_builds" ] ||
-			build_kmod "$top/module" "$lane_out/module-testing" VMPC_TESTING=1 || return 1
+			build_kmod "$top/module" "$lane_out/module-testing" VMPC_TESTING=1 "${test_only[@]}" || return 1
 	fi
 	for dir in $(kmod_dirs); do
-		build_kmod "$dir" "$lane_out/extra-$(basename "$dir")" || return 1
+		build_kmod "$dir" "$lane_out/extra-$(basename "$dir")" "${test_only[@]}" || return 1
 	done
 }
 

@@ -11,7 +11,7 @@
 #
 # Inputs:  top, cache, say, with_lock (common.sh); lane, lane_* and qual
 #          (lane.sh); lane_apt, apt_field, depends_of, cached_deb,
-#          fetch_debs (apt.sh).
+#          fetch_debs, with_apt_memo (apt.sh).
 # Outputs: select_kernel sets rel (the kernel release), version (its package
 #          version or the script's), kernel_debs (PKG=VER: image, headers,
 #          -common, kbuild; empty for kernel_build=), kernel_versions (one
@@ -29,7 +29,7 @@ select_kernel() {
 	if [ -n "$lane_kernel_build" ]; then
 		run_kernel_build || return 1
 	else
-		select_debian_kernel && unpack_kernel || return 1
+		with_apt_memo select_debian_kernel && unpack_kernel || return 1
 	fi
 	vmlinuz=$(compgen -G "$kroot/boot/vmlinuz-$rel" ||
 		compgen -G "$kroot/usr/lib/modules/$rel/vmlinuz" ||
