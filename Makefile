@@ -34,7 +34,7 @@ copy_tree = mkdir -p $(1) && \
 	fi
 
 .PHONY: all module tools deps check lint unit check-harness check-build check-pkg check-pkg-vm \
-	check-trixie check-vm check-tier2 check-hooks check-matrix check-fresh debug-kernel demo demo-v2 bench deb \
+	check-trixie check-vm check-tier2 check-hooks check-fleet check-matrix check-fresh debug-kernel demo demo-v2 bench deb \
 	install-module-source install uninstall clean
 
 all: module tools
@@ -46,15 +46,17 @@ tools:
 	$(MAKE) -C tools
 
 deps:
-	scripts/deps build unit lint dkms vm workloads deb pkg chroot secureboot $(if $(CHECK_TIER2),cross debug-kernel)
+	scripts/deps build unit lint dkms vm workloads deb pkg chroot secureboot fleet $(if $(CHECK_TIER2),cross debug-kernel)
 
 # make check's parts, run two at a time by scripts/check-parts (longest
 # chain first, builds niced, each to its end even when another failed; logs
-# in build/check/): deps first, then the rest, each lane a part of its own
-# (lane-LANE). With CHECK_TIER2=yes (.ci/run, make check-matrix) the same
-# run takes the tier-2 lanes, the debug kernel's build before its lane, and
-# check-hooks.
-CHECK_PARTS := deps lint unit check-harness check-build check-pkg check-pkg-vm:check-pkg check-trixie \
+# in build/check/), each lane a part of its own (lane-LANE). Each part
+# installs its own scripts/deps groups: on a fresh machine apt's work then
+# overlaps the other part's instead of holding every part back. With CHECK_TIER2=yes (.ci/run, make check-matrix) the same
+# run takes the tier-2 lanes, the debug kernel's build before its lane,
+# and check-hooks. check-fleet (two guests at once, ~480 s) stays out
+# until CI's 40 minutes have room for it: run it after make deb.
+CHECK_PARTS := lint unit check-harness check-build check-pkg check-pkg-vm:check-pkg check-trixie \
 	$(addprefix lane-,$(TIER1_LANES))
 TIER2_PARTS := debug-kernel $(foreach lane,$(TIER2_LANES),lane-$(lane)$(if $(filter $(lane),$(DEBUG_LANES)),:debug-kernel)) \
 	check-hooks
@@ -62,21 +64,27 @@ check:
 	scripts/check-parts $(CHECK_PARTS) $(if $(CHECK_TIER2),$(TIER2_PARTS))
 
 lint:
+	scripts/deps lint build
 	scripts/lint
 
 # Unit and host tests built with ASan and UBSan (-O2, -Werror): they fail
 # on whatever the plain build's run fails on, and on memory errors too. The
 # plain build's run is check-trixie's, with Debian 13's compiler and
-# libraries: the suite runs once per build, not twice on this host.
+# libraries: the suite runs once per build, not twice on this host. The
+# statistical calibrations and the Ansible play run in the plain build only
+# (PLAIN_ONLY in tests/unit/Makefile).
 unit:
+	scripts/deps unit
 	$(MAKE) -C tests/unit run SANITIZE=1
 
 # The VM harness's own tests, on the host: verdict fixtures, policies.
 check-harness:
+	scripts/deps vm chroot
 	tests/vm/check-harness
 
 # module/ built for two kernels in one tree without a clean.
 check-build:
+	scripts/deps lint
 	tests/build/run
 
 # The packages: lintian, their contents, make install/uninstall against a
@@ -92,28 +100,26 @@ check-pkg: deb
 	tests/pkg/lifecycle build/deb build/pkg/vm
 	tests/pkg/autopkgtest build/deb
 
-# The package's VM lanes, the boot-time default and Secure Boot with
-# module.sig_enforce=1, on the machine's suite's kernel with the module
-# check-pkg's dkms built (build/pkg/vm); the boot-time default also on the
-# other suite's (PKG_VM_SUITES, SUITE:LANE) with the module built by that
-# suite's dkms in a chroot (tests/pkg/dkms-suite). Not yet Secure Boot
-# there: the harness builds a kernel_build= lane's modules natively, and
-# trixie's kernel wants gcc-14. Then make deb's arm64 vmpctl on the
-# 6.12-arm64 lane.
+# The package's VM lanes (tests/pkg/vm-lanes): one boot of each suite's
+# kernel (PKG_VM_SUITES, SUITE:LANE) with Secure Boot on and
+# module.sig_enforce=1 runs the boot-time default's tests and Secure Boot's,
+# on the module dkms built for it: the machine's suite's by check-pkg
+# (build/pkg/vm), the other's by that suite's dkms in a chroot
+# (tests/pkg/dkms-suite). Then make deb's arm64 vmpctl on the 6.12-arm64
+# lane.
 PKG_VM_SUITES := bookworm:6.1 trixie:tests/pkg/vm/lanes/trixie
 check-pkg-vm:
 	scripts/deps vm pkg secureboot chroot cross
-	host=$$(. /etc/os-release && echo "$$VERSION_CODENAME"); \
+	host=$$(. /etc/os-release && echo "$$VERSION_CODENAME"); pairs=; \
 	for suite_lane in $(PKG_VM_SUITES); do \
-		lane=$${suite_lane#*:}; \
-		if [ "$${suite_lane%%:*}" = "$$host" ]; then \
-			PKG_VM_LANE=$$lane tests/pkg/vm-lanes build/pkg/vm || exit 1; \
-		else \
-			dir=build/pkg/vm-$${suite_lane%%:*}; \
+		suite=$${suite_lane%%:*} lane=$${suite_lane#*:} dir=build/pkg/vm; \
+		if [ "$$suite" != "$$host" ]; then \
+			dir=build/pkg/vm-$$suite; \
 			tests/pkg/dkms-suite "$$lane" build/deb "$$dir" || exit 1; \
-			PKG_VM_LANE=$$lane tests/pkg/vm-lanes "$$dir" pkg-boot-default || exit 1; \
 		fi; \
-	done
+		pairs="$$pairs $$lane=$$dir"; \
+	done; \
+	tests/pkg/vm-lanes $$pairs
 	tests/pkg/vmpctl-deb build/deb arm64 6.12-arm64
 
 # Debian 13 hosts: dependencies, the tool, the unit tests and the packages
@@ -150,6 +156,13 @@ check-tier2:
 check-hooks:
 	scripts/deps vm
 	tests/vm/check-hooks
+
+# The fleet lane (tests/fleet/run): contrib/ansible/fleet-ab.yml, unmodified,
+# over SSH against two booted Debian 12 guests with the stock kernel, on
+# make deb's packages (build/deb, so in make check it waits for check-pkg).
+check-fleet:
+	scripts/deps vm chroot fleet
+	tests/fleet/run build/deb
 
 check-matrix:
 	$(MAKE) check CHECK_TIER2=yes
@@ -188,15 +201,23 @@ bench:
 
 # build/deb/: vmpressure-ctl-dkms and vmpctl .debs, built by debhelper from
 # a copy of the tree without build output or anything git ignores; and
-# vmpctl for each of DEB_CROSS_ARCHES, cross-built (scripts/cross-deb).
+# vmpctl for each of DEB_CROSS_ARCHES, cross-built (scripts/cross-deb)
+# beside the native build (it is mostly its chroot's downloads), in a copy
+# of the tree of its own.
 DEB_CROSS_ARCHES ?= arm64
 deb:
 	scripts/deps deb $(if $(DEB_CROSS_ARCHES),chroot)
 	rm -rf build/deb
 	$(call copy_tree,build/deb/$(DKMS_NAME)-$(DKMS_VERSION))
-	cd build/deb/$(DKMS_NAME)-$(DKMS_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
-		{ tail -n 30 ../build.log; echo "make deb: dpkg-buildpackage failed (build/deb/build.log)"; exit 1; }
-	for arch in $(DEB_CROSS_ARCHES); do scripts/cross-deb build/deb/$(DKMS_NAME)-$(DKMS_VERSION) $$arch || exit 1; done
+	status=0 pids=; for arch in $(DEB_CROSS_ARCHES); do \
+		mkdir -p build/deb/$$arch && cp -a build/deb/$(DKMS_NAME)-$(DKMS_VERSION) build/deb/$$arch/ || exit 1; \
+		scripts/cross-deb build/deb/$$arch/$(DKMS_NAME)-$(DKMS_VERSION) $$arch & pids="$$pids $$!"; \
+	done; \
+	(cd build/deb/$(DKMS_NAME)-$(DKMS_VERSION) && dpkg-buildpackage -jauto -b -us -uc >../build.log 2>&1) || \
+		{ status=1; tail -n 30 build/deb/build.log; echo "make deb: dpkg-buildpackage failed (build/deb/build.log)"; }; \
+	for pid in $$pids; do wait $$pid || status=1; done; \
+	for arch in $(DEB_CROSS_ARCHES); do mv build/deb/$$arch/*.deb build/deb/ && rm -rf build/deb/$$arch || status=1; done; \
+	exit $$status
 	rm -rf build/deb/$(DKMS_NAME)-$(DKMS_VERSION)
 	ls build/deb/*.deb
 
