@@ -1,11 +1,12 @@
 # shellcheck shell=dash
 # make bench, inside the guest (busybox sh, run by the harness as its demo
-# script): numbers only, never a verdict. bench/run starts it. Four tables:
+# script): numbers only, never a verdict. bench/run starts it. Five tables:
 # 1. ns per vmpressure() call (not loaded, default mode, resident mode's
 # stock path, each backend short-circuited, direct also uncounted), 2. toggle latency (default and
 # resident mode, and both while a task sits in a 64 MiB read()), 3. the pft
 # A/B, 4. whole-run ABBA against the interleaved A/B at equal wall time,
-# with pft's noise and the false-positive rate of A/A runs.
+# with pft's noise and the false-positive rate of A/A runs, 5. --sequential
+# on pft with a real 2% effect and an A/A: the time to an answer.
 # vmpctl_bench.sections=LIST on the kernel command line (bench/run's
 # BENCH_SECTIONS) runs only those.
 set -eu
@@ -158,10 +159,10 @@ pft_row() {
 }
 
 # The sections to run: vmpctl_bench.sections=1,2 on the kernel command line
-# (bench/run's BENCH_SECTIONS), all four without it.
+# (bench/run's BENCH_SECTIONS), all five without it.
 SECTIONS=$(sed -n 's/.*vmpctl_bench\.sections=\([0-9,]*\).*/\1/p' /proc/cmdline)
 section() {
-	case ",${SECTIONS:-1,2,3,4}," in
+	case ",${SECTIONS:-1,2,3,4,5}," in
 	*",$1,"*) return 0 ;;
 	*) return 1 ;;
 	esac
@@ -470,13 +471,19 @@ series_table() {
 		}' "$1"
 }
 
+# Sections 4 and 5: the module resident on IL_METHOD, or on the default
+# backend where this kernel lacks it.
+reload_interleave_backend() {
+	if ! reload method="$IL_METHOD" resident=1; then
+		echo "$IL_METHOD backend not available on this kernel: default backend"
+		reload resident=1
+	fi
+}
+
 if section 4; then
 echo
 echo "== 4. whole-run ABBA against interleaved A/B, equal wall time ($IL_BUDGET s each), pft fault rate"
-if ! reload method="$IL_METHOD" resident=1; then
-	echo "$IL_METHOD backend not available on this kernel: default backend"
-	reload resident=1
-fi
+reload_interleave_backend
 echo "backend: $(cat "$KNOB_DIR/method"), resident; slices of $IL_SLICE s (every ${IL_LONG_EVERY}th pair 4x), pft rate lines every $IL_REPORT s"
 
 echo
@@ -524,8 +531,8 @@ il_needed=$(json_num /tmp/il.json pairs_needed)
 printf 'pairs: %s kept, %s dropped in %.0f s, %.0f s of it in kept pairs'"'"' report intervals\n' \
 	"$il_pairs" "$(json_num /tmp/il-pairs dropped)" "$il_s" "$(json_num /tmp/il.json kept_time_s)"
 printf 'sign-flip test (exact: %s): B vs A %+.2f%%, 95%% CI %s (the test inverted), p %.3g; verdict "%s"; MDE %.2f%%\n' \
-	"$(json_flag /tmp/il.json signflip_exact)" "$(json_num /tmp/il.json diff_pct)" \
-	"$(json_interval /tmp/il.json diff_ci_pct)" "$(json_num /tmp/il.json signflip_p)" \
+	"$(json_flag /tmp/il.json signed_rank_exact)" "$(json_num /tmp/il.json diff_pct)" \
+	"$(json_interval /tmp/il.json diff_ci_pct)" "$(json_num /tmp/il.json signed_rank_p)" \
 	"$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/il.json | head -n 1)" "$il_mde"
 printf 'for reference: paired t p %.3g, Wilcoxon p %.3g, Fieller 95%% CI %s\n' \
 	"$(json_num /tmp/il.json p)" "$(json_num /tmp/il.json wilcoxon_p)" \
@@ -573,10 +580,10 @@ while [ "$i" -lt "$IL_FPR_RUNS" ]; do
 		-q --json -- $IL_PFT >/tmp/aa.json 2>/tmp/aa.err || status=$?
 	verdict=$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/aa.json | head -n 1)
 	case $status:$verdict in
-	0:"~") json_num /tmp/aa.json signflip_p >>/tmp/fpr-p ;;
+	0:"~") json_num /tmp/aa.json signed_rank_p >>/tmp/fpr-p ;;
 	0:"B better" | 0:"B worse")
 		positives=$((positives + 1))
-		json_num /tmp/aa.json signflip_p >>/tmp/fpr-p
+		json_num /tmp/aa.json signed_rank_p >>/tmp/fpr-p
 		;;
 	1:"no verdict") refused=$((refused + 1)) ;;
 	*)
@@ -628,4 +635,159 @@ awk -v a="$abba_mde" -v ap="$abba_paired_mde" -v b="$il_mde" -v needed="$il_need
 	if (needed + 0 > 0)
 		printf "pairs for an MDE of 2%%: %s, about %.0f s at this run'"'"'s %.0f pairs per %.0f s\n", needed, needed * s / pairs, pairs, s
 }'
+fi
+
+# 5. --sequential on pft's fault rate (issue 33's goal: a 2% effect found,
+# or ruled out to +-2%, in a median under 3 minutes). The effect is real and
+# known: arm B caps pft's CPU time with CFS bandwidth, 98 ms of every 100 ms
+# (cpu.cfs_quota_us 98000 against -1, unlimited): pft is CPU-bound (its
+# reclaim and zram compression run in its own context), so it loses 2% of its
+# time, and cpu.stat's throttled_time says how much it lost. The A/A flips
+# the same file between -1 and a quota of two CPUs, which never binds. Each
+# round runs both, the order alternating, each to its first answer or
+# SEQ_LIMIT s. Progress is the memcg's pgfault counter, read by ab at the
+# flips: a starved guest's rate lines come late, and ab ends a run whose
+# report intervals outgrow half a slice. Slices of 2 s: section 4a's series
+# gives them the lowest MDE per minute under TCG.
+# vmpctl_bench.seq_rounds=N and seq_limit=S (bench/run's BENCH_SEQ_ROUNDS,
+# BENCH_SEQ_LIMIT) change the defaults.
+SEQ_ROUNDS=$(sed -n 's/.*vmpctl_bench\.seq_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+SEQ_ROUNDS=${SEQ_ROUNDS:-4}
+SEQ_LIMIT=$(sed -n 's/.*vmpctl_bench\.seq_limit=\([0-9]*\).*/\1/p' /proc/cmdline)
+SEQ_LIMIT=${SEQ_LIMIT:-180}
+SEQ_SLICE=2
+SEQ_QUOTA=98000		# of cpu.cfs_period_us 100000: the 2% arm
+SEQ_AA_QUOTA=200000	# two CPUs' worth: pft is one thread
+SEQ_CPU_ROOT=/sys/fs/cgroup/cpu
+SEQ_CPU_CG=$SEQ_CPU_ROOT/vmpctl-seq
+SEQ_MEMCG=$(memcg_root)/vmpctl-seq
+# shellcheck disable=SC2016 # expanded by the sh that ab starts
+SEQ_PFT='echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" && exec vmpctl pft --size 64M --duration 3600'
+
+# The harness mounts cgroup v1's memory hierarchy only: the cpu one beside
+# it, and pft's two cgroups (memory limited to 16 MiB as in section 4, CFS
+# bandwidth). Fails where the kernel has no v1 memory hierarchy or no CFS
+# bandwidth control.
+seq_cgroups() {
+	[ -d /sys/fs/cgroup/memory ] || return 1
+	if ! [ -d "$SEQ_CPU_ROOT" ]; then
+		mkdir "$SEQ_CPU_ROOT" || return 1
+		mount -t cgroup -o cpu cpu "$SEQ_CPU_ROOT" || return 1
+	fi
+	mkdir -p "$SEQ_CPU_CG" "$SEQ_MEMCG" || return 1
+	echo $((16 << 20)) >"$SEQ_MEMCG/memory.limit_in_bytes" || return 1
+	[ -e "$SEQ_CPU_CG/cpu.cfs_quota_us" ] || return 1
+	echo 100000 >"$SEQ_CPU_CG/cpu.cfs_period_us"
+}
+
+# ns pft's cgroup has been throttled so far
+seq_throttled() {
+	awk '$1 == "throttled_time" { print $2 }' "$SEQ_CPU_CG/cpu.stat"
+}
+
+# One run: round $1, B's quota $2, labelled $3; its row, printed as it ends
+# (a guest stopped early still tells what it ran), and
+# "LABEL SECONDS ENDED SIGN" in /tmp/seq-ends (SIGN: the side of 0 the
+# always-valid interval is on, "-" where it holds 0).
+seq_run() {
+	before=$(seq_throttled)
+	# shellcheck disable=SC2086 # $SEQ_PFT is one argument, sh's script
+	vmpctl ab --interleave "$SEQ_SLICE" --sequential --target 2% -T "$SEQ_LIMIT" \
+		--knob "$SEQ_CPU_CG/cpu.cfs_quota_us" --a=-1 --b="$2" \
+		--counter "$SEQ_MEMCG/memory.stat:pgfault" --seed "$1" -q --higher-is-better \
+		--json -- sh -c "$SEQ_PFT" seq-pft "$SEQ_MEMCG" "$SEQ_CPU_CG" \
+		>/tmp/seq.json 2>/tmp/seq.err || true
+	throttled=$(($(seq_throttled) - before))
+	sed 's/.*"sequential":{//' /tmp/seq.json >/tmp/seq-obj
+	elapsed=$(json_num /tmp/seq.json elapsed_s)
+	ended=$(sed -n 's/^"ended_by":"\([a-z_]*\)".*/\1/p' /tmp/seq-obj)
+	interval=$(json_after /tmp/seq-obj always_valid_ci_pct "[" "]")
+	side=$(echo "$interval" | awk -F, '$1 != "null" && $1 > 0 { print "+"; exit }
+		$2 != "null" && $2 < 0 { print "-"; exit } { print "0" }')
+	# awk, not printf: a run that failed leaves fields empty
+	awk -v round="$1" -v arm="$3" -v s="${elapsed:-0}" -v pairs="$(json_num /tmp/seq-obj pairs)" \
+		-v ended="${ended:-none}" -v diff="$(json_num /tmp/seq-obj diff_pct)" \
+		-v interval="$interval" -v noise="$(json_num /tmp/seq.json noise_pct)" -v t="$throttled" '
+		function pct(v) { return v == "" ? "-" : v == "null" ? "inf" : sprintf("%+.2f%%", v) }
+		BEGIN {
+			split(interval, ci, ",")
+			# parenthesised: a bare > among the arguments of printf redirects it
+			printf "%-5s %-4s %7.1f %6s  %-14s %8s  %-24s %9s  %9.2f%%\n", round, arm, s,
+				(pairs == "" ? "-" : pairs), ended, pct(diff),
+				"[" pct(ci[1]) ", " pct(ci[2]) "]", (noise == "" ? "-" : sprintf("%.1f%%", noise)),
+				(s > 0 ? 100 * t / 1e9 / (s / 2) : 0)
+		}'
+	echo "$3 ${elapsed:-0} ${ended:-none} $side" >>/tmp/seq-ends
+	case $ended in
+	effect | within_target | max_time) ;;
+	*) sed "s|^|  round $1, $3: |" /tmp/seq.err | head -n 3 ;;
+	esac
+}
+
+# The summary of the runs labelled $1 in /tmp/seq-ends: how each ended, and
+# the median and 90th percentile (nearest rank) of the time to an answer;
+# a run that hit -T counts at -T, so a figure that lands on one is ">=".
+# $2: the side of 0 a right "effect" is on ("-" for B slower; "" for the A/A,
+# where every "effect" is a false positive).
+seq_summary() {
+	awk -v want="$1" -v right="$2" -v limit="$SEQ_LIMIT" '
+		$1 != want { next }
+		$3 == "effect" && right != "" && $4 == right { found++ }
+		$3 == "effect" && !(right != "" && $4 == right) { wrong++ }
+		$3 == "within_target" { inside++ }
+		$3 == "max_time" { open++ }
+		$3 != "effect" && $3 != "within_target" && $3 != "max_time" { failed++; next }
+		{ n++; t[n] = $2; censored[n] = $3 == "max_time" }
+		function at(i) { return sprintf("%s%.0f s", censored[i] ? ">= " : "", t[i]) }
+		END {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (t[j] < t[i]) {
+					x = t[i]; t[i] = t[j]; t[j] = x
+					x = censored[i]; censored[i] = censored[j]; censored[j] = x
+				}
+			if (right != "")
+				printf "%s: %d runs; ended by an effect, B slower (found) %d, B faster %d; no difference larger than 2%% %d; -T (%d s, no answer) %d; failed %d\n",
+					want, n + failed, found, wrong, inside, limit, open, failed
+			else
+				printf "%s: %d runs; ended by an effect (a false positive) %d; no difference larger than 2%% %d; -T (%d s, no answer) %d; failed %d\n",
+					want, n + failed, wrong, inside, limit, open, failed
+			if (!n) exit
+			# the 90th percentile by nearest rank; with an even count the median is
+			# the mean of the middle two, a lower bound when either is
+			m = int((n + 1) / 2); p = int(0.9 * n + 0.999999)
+			med = n % 2 ? at(m) : sprintf("%s%.0f s", censored[m] || censored[m + 1] ? ">= " : "",
+				(t[m] + t[m + 1]) / 2)
+			printf "%s: time to an answer: median %s, 90th percentile %s (goal: a median under 180 s)\n",
+				want, med, at(p)
+		}' /tmp/seq-ends
+}
+
+if section 5; then
+echo
+echo "== 5. --sequential --target 2% on pft: a real 2% effect (CFS bandwidth) and an A/A, $SEQ_ROUNDS rounds of at most $SEQ_LIMIT s each"
+if ! seq_cgroups; then
+	echo "SKIP: section 5 needs cgroup v1's memory hierarchy and CFS bandwidth control (cpu.cfs_quota_us), which this kernel lacks"
+else
+reload_interleave_backend
+echo "backend: $(cat "$KNOB_DIR/method"), resident, enabled=1 throughout; pft in $SEQ_MEMCG (16 MiB) and $SEQ_CPU_CG"
+echo "vmpctl ab --interleave $SEQ_SLICE --sequential --target 2% -T $SEQ_LIMIT --knob $SEQ_CPU_CG/cpu.cfs_quota_us --a=-1 --b=QUOTA --counter $SEQ_MEMCG/memory.stat:pgfault -- vmpctl pft --size 64M --duration 3600"
+echo "2%: B's quota $SEQ_QUOTA of 100000 us; A/A: B's quota $SEQ_AA_QUOTA, which never binds"
+printf '%-5s %-4s %7s %6s  %-14s %8s  %-24s %9s  %10s\n' round arm "wall s" pairs "ended by" \
+	"B vs A" "always-valid 95% CI" "pair sd" "throttled"
+: >/tmp/seq-ends
+round=1
+while [ "$round" -le "$SEQ_ROUNDS" ]; do
+	for kind in $([ $((round % 2)) = 1 ] && echo "2% A/A" || echo "A/A 2%"); do
+		quota=$SEQ_QUOTA
+		[ "$kind" = 2% ] || quota=$SEQ_AA_QUOTA
+		seq_run "$round" "$quota" "$kind"
+	done
+	round=$((round + 1))
+done
+echo "(pair sd: the spread of a pair's difference, % of A; throttled: the CFS throttled time over half"
+echo " the run's wall time, about B's share of its time lost; the effect injected)"
+seq_summary 2% -
+seq_summary A/A ""
+unload
+fi
 fi
