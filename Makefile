@@ -48,9 +48,10 @@ tools:
 deps:
 	scripts/deps build unit lint dkms vm workloads deb pkg chroot secureboot fleet $(if $(CHECK_TIER2),cross debug-kernel)
 
-# make check's parts, run two at a time by scripts/check-parts (longest
-# chain first, builds niced, each to its end even when another failed; logs
-# in build/check/), each lane a part of its own (lane-LANE). Each part
+# make check's parts, run two at a time by scripts/check-parts, and unit or
+# check-trixie, which mostly wait, in a third slot (longest chain first,
+# builds niced, each to its end even when another failed; logs in
+# build/check/), each lane a part of its own (lane-LANE). Each part
 # installs its own scripts/deps groups: on a fresh machine apt's work then
 # overlaps the other part's instead of holding every part back. With CHECK_TIER2=yes (.ci/run, make check-matrix) the same
 # run takes the tier-2 lanes, the debug kernel's build before its lane,
