@@ -16,8 +16,12 @@ on_pty() {
 	script -qec "$1 >/dev/null" /dev/null >"$2"
 }
 
+# ab ran to its end: exit 0, or 1 with no verdict (a loaded host can
+# stall 0.1 s slices into one); the status line is the claim here
 on_pty "$ab" "$scratch/tty"
-check "on a terminal: ab exits 0" [ $? -eq 0 ]
+status=$?
+check "on a terminal: ab ran to its end (status $status: $(tail -c 200 "$scratch/tty" | tr $'\r\033' '  '))" \
+	[ "$status" -le 1 ]
 check "on a terminal: the status line is redrawn in place" grep -qF "${erase}ab: " "$scratch/tty"
 check "on a terminal: it counts the pairs kept up to 6 of 6" grep -q "6 of 6 pairs kept" "$scratch/tty"
 check "on a terminal: it says the time left" grep -Eq "~[0-9]+ s left" "$scratch/tty"
@@ -25,8 +29,13 @@ check "on a terminal: it gives the running 95% interval" \
 	grep -Eq "B vs A [-+][0-9.]+% \[[-+][0-9.]+%, [-+][0-9.]+%\]" "$scratch/tty"
 check "on a terminal: the pairs' lines start on a cleared line" \
 	grep -qF "${erase}ab: pair 1 " "$scratch/tty"
-check "on a terminal: the line is cleared at the end" \
-	[ "$(tail -c 4 "$scratch/tty")" = "$erase" ]
+# cleared after its last redraw, before anything ab says last
+tty=$(cat "$scratch/tty")
+case ${tty##*pairs kept} in
+*"$erase"*) cleared=yes ;;
+*) cleared=no ;;
+esac
+check "on a terminal: the line is cleared at the end" [ "$cleared" = yes ]
 
 $ab >/dev/null 2>"$scratch/file"
 check "stderr a file: ab exits 0" [ $? -eq 0 ]
