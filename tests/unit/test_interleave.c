@@ -467,6 +467,7 @@ static void test_uneven_losses_get_no_verdict(void **state)
 	assert_false(r.losses.even);
 	assert_non_null(strstr(r.losses.why, "A counted 92% of its slices' time, B 61%"));
 	assert_string_equal(il_verdict(&r), "no verdict");
+	assert_int_equal(il_withheld(&r), IL_WITHHELD_LOSSES);
 	il_free(&il);
 
 	/* the same time lost in both arms: even */
@@ -477,6 +478,7 @@ static void test_uneven_losses_get_no_verdict(void **state)
 	assert_int_equal(r.losses.total[AB_ARM_A], 20);
 	assert_int_equal(r.losses.lost_any[AB_ARM_B], 0);
 	assert_string_equal(il_verdict(&r), "B worse");
+	assert_int_equal(il_withheld(&r), 0);
 	il_free(&il);
 }
 
@@ -579,6 +581,17 @@ static void stall_slices(struct interleave *il, enum ab_arm arm, size_t n)
  * the rates do not call B worse, no verdict; when they do, B worse; and
  * when the stalls are A's while the rates call B worse, no verdict.
  */
+/* il_withheld_json(r) serialises to exactly EXPECTED. */
+static void assert_withheld_json(const struct il_report *r, const char *expected)
+{
+	json_t *list = il_withheld_json(r);
+	char *text = json_dumps(list, JSON_COMPACT);
+
+	assert_string_equal(text, expected);
+	free(text);
+	json_decref(list);
+}
+
 static void test_stalls_leaning_on_an_arm(void **state)
 {
 	struct ab_options o = options("1", "0");
@@ -596,6 +609,9 @@ static void test_stalls_leaning_on_an_arm(void **state)
 	assert_false(il_significant(&r));
 	assert_true(il_stalls_unresolved(&r));
 	assert_string_equal(il_verdict(&r), "no verdict");
+	/* the losses are even: only the stalls' reason says why */
+	assert_int_equal(il_withheld(&r), IL_WITHHELD_STALLS);
+	assert_withheld_json(&r, "[\"stalls\"]");
 	il_free(&il);
 
 	timeline_of_pairs(&il, 12, long_b_rate);
@@ -679,6 +695,7 @@ static void test_unbalanced_pairs_get_no_verdict(void **state)
 	assert_int_equal(r.balance.slow_to_a, 0);
 	assert_false(r.balance.balanced);
 	assert_string_equal(il_verdict(&r), "no verdict");
+	assert_true(il_withheld(&r) & IL_WITHHELD_UNBALANCED);
 	il_free(&il);
 
 	/* the same arms with every flip fast: balanced */

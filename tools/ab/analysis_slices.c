@@ -437,15 +437,40 @@ bool il_stalls_unresolved(const struct il_report *r)
 	return lean >= 0 && lean != worse_arm(r);
 }
 
+unsigned int il_withheld(const struct il_report *r)
+{
+	unsigned int why = 0;
+
+	if (!r->balance.balanced)
+		why |= IL_WITHHELD_UNBALANCED;
+	if (r->losses.checked && !r->losses.even)
+		why |= IL_WITHHELD_LOSSES;
+	if (r->too_few_pairs)
+		why |= IL_WITHHELD_TOO_FEW_PAIRS;
+	if (r->carry.found)
+		why |= IL_WITHHELD_CARRY_OVER;
+	if (il_stalls_unresolved(r))
+		why |= IL_WITHHELD_STALLS;
+	return why;
+}
+
+json_t *il_withheld_json(const struct il_report *r)
+{
+	static const char *const names[] = {
+		"unbalanced", "losses", "too few pairs", "carry-over", "stalls",
+	};
+	unsigned int why = il_withheld(r);
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (why & 1u << i)
+			json_append(list, json_text(names[i]));
+	return list;
+}
+
 const char *il_verdict(const struct il_report *r)
 {
-	/*
-	 * unbalanced kept pairs or losses, p < 0.05 unreachable, an effect
-	 * diluted by carry-over, or stalls leaning on an arm the rates do
-	 * not call worse
-	 */
-	if (!r->balance.balanced || (r->losses.checked && !r->losses.even) ||
-	    r->too_few_pairs || r->carry.found || il_stalls_unresolved(r))
+	if (il_withheld(r))
 		return "no verdict";
 	switch (worse_arm(r)) {
 	case AB_ARM_A:

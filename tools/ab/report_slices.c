@@ -212,6 +212,7 @@ static json_t *json_metric(const struct il_report *r)
 	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
 	json_put(o, "marker", json_text(marker));
 	json_put(o, "verdict", json_text(il_verdict(r)));
+	json_put(o, "withheld", il_withheld_json(r));
 	json_put(o, "order_adjusted_pct", json_real_or_null(stats_log_pct(r->adjusted.mean)));
 	json_put(o, "order_adjusted_ci_pct", json_pair(stats_log_pct(r->adjusted.ci_lo),
 						       stats_log_pct(r->adjusted.ci_hi)));

@@ -333,9 +333,24 @@ int il_build_report(const struct interleave *il, const struct ab_options *opts,
 
 /*
  * "B better", "B worse", "~" (the sign-flip test's p is not below 0.05),
- * or "no verdict" when the kept pairs are unbalanced.
+ * or "no verdict" when il_withheld() gives a reason.
  */
 const char *il_verdict(const struct il_report *r);
+
+/* Why the verdict is withheld, as bits in the order JSON lists them. */
+enum {
+	IL_WITHHELD_UNBALANCED = 1u << 0,	/* dropped by flip time, by arm */
+	IL_WITHHELD_LOSSES = 1u << 1,		/* any other loss, by arm */
+	IL_WITHHELD_TOO_FEW_PAIRS = 1u << 2,	/* p < 0.05 out of reach */
+	IL_WITHHELD_CARRY_OVER = 1u << 3,
+	IL_WITHHELD_STALLS = 1u << 4,		/* il_stalls_unresolved() */
+};
+
+/* The IL_WITHHELD_* reasons that apply, 0 when a verdict is given. */
+unsigned int il_withheld(const struct il_report *r);
+
+/* The same reasons as a JSON array of names, empty with a verdict. */
+json_t *il_withheld_json(const struct il_report *r);
 
 /* The headline test's p is below STATS_ALPHA. */
 bool il_significant(const struct il_report *r);

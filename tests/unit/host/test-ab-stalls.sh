@@ -42,6 +42,8 @@ for seed in 1 2 3; do
 			"$scratch/out$seed"
 		check "... and said so" grep -Eq 'no verdict: (losses depend on the arm|B stalls more)' \
 			"$scratch/err$seed"
+		check "... and its JSON names the reason: $(grep -o '"withheld":[^]]*]' "$scratch/out$seed")" \
+			grep -Eq '"withheld":\[[^]]*"(losses|stalls)"' "$scratch/out$seed"
 	fi
 done
 
