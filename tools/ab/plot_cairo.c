@@ -379,14 +379,24 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, double
 		  "time since the flip", "s", "%");
 }
 
-/* White page, the font, and the title line at the top left. */
-static void start_page(cairo_t *cr, double x, const char *title)
+/*
+ * White page, the font, and the title line at the top left, x from the
+ * left edge of a page width wide; a title too long for it (a long knob)
+ * smaller, not cut at the edge.
+ */
+static void start_page(cairo_t *cr, double x, double width, const char *title)
 {
+	cairo_text_extents_t e;
+
 	set_colour(cr, 0xffffff);
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
 			       CAIRO_FONT_WEIGHT_BOLD);
 	cairo_set_font_size(cr, PLOT_FONT_SIZE + 2);
+	cairo_text_extents(cr, title, &e);
+	if (x + e.x_bearing + e.width > width - x)
+		cairo_set_font_size(cr, (PLOT_FONT_SIZE + 2) * (width - 2 * x) /
+					(e.x_bearing + e.width));
 	set_colour(cr, 0x000000);
 	text_at(cr, x, 26, title);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
@@ -405,7 +415,7 @@ static void draw(cairo_t *cr, const struct ab_saved *saved, const double *diff, 
 		 saved->knob_label ? saved->knob_label : "knob", o->value_a, o->value_b,
 		 o->metric_name, o->higher_is_better ? "higher" : "lower",
 		 o->interleave_s, verdict, name ? name + 1 : saved->path);
-	start_page(cr, PLOT_SLICES_X0, title);
+	start_page(cr, PLOT_SLICES_X0, PLOT_WIDTH, title);
 	draw_slices(cr, &saved->il, o);
 	draw_histogram(cr, diff, n);
 	draw_effect_by_time(cr, &saved->il, mean_a, n);
@@ -569,7 +579,7 @@ static void paint_forest(cairo_t *cr, const void *what)
 	char label[160];
 
 	forest_range(f, &p.lo_x, &p.hi_x);
-	start_page(cr, 20, f->title);
+	start_page(cr, 20, PLOT_FOREST_WIDTH, f->title);
 	draw_grid(cr, &p, false);
 	/* no effect: a dashed line at 0 */
 	cairo_set_dash(cr, (const double[]){ 4, 4 }, 2, 0);
