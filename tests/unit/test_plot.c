@@ -5,7 +5,10 @@
  * the PNG is read back with cairo and its pixels checked, the SVG's text
  * looked at; a whole-runs file and a bad suffix are refused. The axes'
  * round ticks and SI labels, and the SVGs' structure (a tick mark per
- * tick, a bar per slice, a square per host of the forest plot).
+ * tick, a bar per slice, a square per host of the forest plot). The
+ * forest plot's log-ratio axis, and with the fleet lane's two hosts (a
+ * prediction interval to +1.9e9%): hosts far apart, arrow heads where
+ * intervals run past the axis, every glyph inside the image.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -240,6 +243,67 @@ static void ticks_are_round_with_si_units(void **state)
 	assert_int_equal(plot_ticks(1, 1, ticks, PLOT_TICKS_MAX), 0);
 }
 
+/*
+ * The forest's log-ratio axis: round ratios, labelled in percent with the
+ * decimals each needs; a short axis gets round steps in percent.
+ */
+static void ratio_ticks_are_round_in_percent(void **state)
+{
+	double ticks[PLOT_TICKS_MAX];
+	char labels[PLOT_TICKS_MAX][32];
+	size_t n;
+
+	(void)state;
+	/* -50% and +100% are as far from 0: a ratio of a half and of two */
+	assert_true(fabs(plot_log_ratio(-50) + plot_log_ratio(100)) < 1e-12);
+	n = plot_ratio_ticks(log(0.5), log(2), ticks, PLOT_TICKS_MAX);
+	plot_ratio_tick_labels(ticks, n, labels);
+	assert_int_equal(n, 8);
+	assert_string_equal(labels[0], "-50%");
+	assert_string_equal(labels[3], "-20%");
+	assert_string_equal(labels[4], "0%");
+	assert_string_equal(labels[7], "100%");
+	/* six decades: one tick each */
+	n = plot_ratio_ticks(log(1e-4), log(100), ticks, PLOT_TICKS_MAX);
+	plot_ratio_tick_labels(ticks, n, labels);
+	assert_int_equal(n, 7);
+	assert_string_equal(labels[0], "-99.99%");
+	assert_string_equal(labels[1], "-99.9%");
+	assert_string_equal(labels[4], "0%");
+	assert_string_equal(labels[6], "9900%");
+	/* a few percent: the steps of a linear axis, with its decimals */
+	n = plot_ratio_ticks(log(0.999), log(1.004), ticks, PLOT_TICKS_MAX);
+	plot_ratio_tick_labels(ticks, n, labels);
+	assert_true(n >= 4 && n <= 10);
+	assert_string_equal(labels[0], "-0.1%");
+	assert_string_equal(labels[n - 1], "0.4%");
+	assert_int_equal(plot_ratio_ticks(0, 0, ticks, PLOT_TICKS_MAX), 0);
+}
+
+/*
+ * The forest's x range: the hosts' intervals whole, the pooled interval
+ * and the prediction interval of two hosts not (fleet lane's numbers).
+ */
+static void forest_range_leaves_out_what_runs_away(void **state)
+{
+	const struct forest_row rows[] = {
+		{ "fleet-1", 15.10, -13.57, 53.27 }, { "fleet-2", 397.04, 326.43, 479.35 },
+	};
+	const struct forest_plot plot = {
+		.title = "", .metric = "", .rows = rows, .n_rows = 2,
+		.pooled = { "pooled", 142.68, -99.98, 2513470.61 },
+		.pi_lo_pct = -99.99996946, .pi_hi_pct = 1928487429.83,
+	};
+	double lo, hi;
+
+	(void)state;
+	plot_forest_range(&plot, &lo, &hi);
+	print_message("the axis from %+.1f%% to %+.1f%%\n", expm1(lo) * 100, expm1(hi) * 100);
+	assert_true(lo < plot_log_ratio(-13.57) && hi > plot_log_ratio(479.35));
+	/* the hosts take at least half of it */
+	assert_true(plot_log_ratio(479.35) - plot_log_ratio(-13.57) > (hi - lo) / 2);
+}
+
 /* The report's SVG: a bar per slice, a tick mark per tick, the legend. */
 static void svg_has_ticks_and_a_bar_per_slice(void **state)
 {
@@ -291,7 +355,7 @@ static void forest_svg_has_a_row_per_host(void **state)
 		.pi_lo_pct = -7.7, .pi_hi_pct = 3.1,
 	};
 	char colour[4][80], labels[PLOT_TICKS_MAX][32];
-	double ticks[PLOT_TICKS_MAX];
+	double ticks[PLOT_TICKS_MAX], lo, hi;
 	size_t n, chars = 0;
 	cairo_surface_t *img;
 
@@ -309,13 +373,14 @@ static void forest_svg_has_a_row_per_host(void **state)
 	assert_int_equal(count_of(text, colour[2]), 2);
 	assert_int_equal(count_of(text, colour[3]), 1);
 	svg_colour(PLOT_COLOUR_TICK, "stroke", colour[0], sizeof(colour[0]));
-	n = plot_ticks(-7.7 - 0.54, 3.1 + 0.54, ticks, PLOT_TICKS_MAX);
+	plot_forest_range(&plot, &lo, &hi);
+	n = plot_ratio_ticks(lo, hi, ticks, PLOT_TICKS_MAX);
 	assert_int_equal(count_of(text, colour[0]), n);
 	/*
 	 * the tick labels: cairo draws each character as a glyph; on the
 	 * labels' baseline there is one per character of "-8%", "-6%", ...
 	 */
-	plot_tick_labels(ticks, n, "%", labels);
+	plot_ratio_tick_labels(ticks, n, labels);
 	for (size_t i = 0; i < n; i++)
 		chars += strlen(labels[i]);
 	snprintf(colour[0], sizeof(colour[0]), "y=\"%d\"/>",
@@ -330,10 +395,201 @@ static void forest_svg_has_a_row_per_host(void **state)
 	assert_int_equal(cairo_image_surface_get_height(img), PLOT_FOREST_HEIGHT(4));
 	cairo_surface_flush(img);
 	/* host-c's square sits right of host-a's, in its own row */
-	assert_true(count_colour(img, PLOT_FOREST_X0, 70 + PLOT_FOREST_ROW * 3 - 6,
-				 PLOT_FOREST_X1, 70 + PLOT_FOREST_ROW * 3 + 6,
+	assert_true(count_colour(img, 0, 70 + PLOT_FOREST_ROW * 3 - 6,
+				 PLOT_FOREST_WIDTH, 70 + PLOT_FOREST_ROW * 3 + 6,
 				 PLOT_COLOUR_HOST) > 60);
 	cairo_surface_destroy(img);
+}
+
+/* A drawn shape's box: the extremes of the points of its path. */
+struct mark {
+	double x0, x1, y0, y1;
+};
+
+/* The box of the points in an SVG path's d="..." (cairo writes M, L, C, Z). */
+static struct mark mark_of_path(const char *d)
+{
+	struct mark m = { INFINITY, -INFINITY, INFINITY, -INFINITY };
+	size_t i = 0;
+
+	while (*d && *d != '"') {
+		char *next;
+		double v;
+
+		if (!strchr("-.0123456789", *d)) {
+			d++;
+			continue;
+		}
+		v = strtod(d, &next);
+		if (i++ % 2) {
+			m.y0 = fmin(m.y0, v);
+			m.y1 = fmax(m.y1, v);
+		} else {
+			m.x0 = fmin(m.x0, v);
+			m.x1 = fmax(m.x1, v);
+		}
+		d = next;
+	}
+	return m;
+}
+
+/*
+ * The boxes of the paths of colour (as svg_colour() writes it) that lie
+ * under y_min, in the order drawn; their number. The colour is looked for
+ * in the attributes before d="...", with drop_spaces() applied to a copy.
+ */
+static size_t marks_of(const char *svg, const char *colour, double y_min,
+		       struct mark *marks, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *at = strstr(svg, "<path"); at; at = strstr(at + 1, "<path")) {
+		const char *d = strstr(at, " d=\"");
+		char attrs[512];
+		struct mark m;
+
+		if (!d || (size_t)(d - at) >= sizeof(attrs))
+			continue;
+		memcpy(attrs, at, d - at);
+		attrs[d - at] = '\0';
+		drop_spaces(attrs);
+		if (!strstr(attrs, colour))
+			continue;
+		m = mark_of_path(d + 4);
+		if (m.y0 > y_min && n < max)
+			marks[n++] = m;
+	}
+	return n;
+}
+
+/* The value of attribute name (as ' x="') in the element that starts at at. */
+static double attribute(const char *at, const char *name)
+{
+	const char *end = strstr(at, "/>"), *v = strstr(at, name);
+
+	assert_non_null(end);
+	assert_true(v && v < end);
+	return strtod(v + strlen(name), NULL);
+}
+
+/*
+ * Every glyph cairo drew, where its ink is: cairo writes a glyph's outline
+ * once (an id="glyph..." followed by its path) and places it with a
+ * <use href="#glyph..." x= y=> per character, a space included. The ink's
+ * left and right edge of every glyph used, and the number of those whose
+ * baseline lies in [y0, y1).
+ */
+static size_t glyph_ink(const char *svg, double y0, double y1, double *left,
+			double *right)
+{
+	static char ids[512][32];
+	static struct mark outline[512];
+	size_t n_ids = 0, in_band = 0;
+
+	for (const char *at = strstr(svg, "id=\"glyph"); at && n_ids < 512;
+	     at = strstr(at + 1, "id=\"glyph")) {
+		const char *d = strstr(at, " d=\"");
+
+		assert_non_null(d);
+		sscanf(at + 4, "%31[^\"]", ids[n_ids]);
+		outline[n_ids++] = mark_of_path(d + 4);
+	}
+	*left = INFINITY;
+	*right = -INFINITY;
+	for (const char *at = strstr(svg, "href=\"#glyph"); at;
+	     at = strstr(at + 1, "href=\"#glyph")) {
+		char id[32];
+		double x = attribute(at, " x=\""), y = attribute(at, " y=\"");
+		size_t i = 0;
+
+		sscanf(at + 7, "%31[^\"]", id);
+		while (i < n_ids && strcmp(ids[i], id))
+			i++;
+		assert_true(i < n_ids);
+		/* a space has no outline */
+		if (isfinite(outline[i].x0)) {
+			*left = fmin(*left, x + outline[i].x0);
+			*right = fmax(*right, x + outline[i].x1);
+		}
+		in_band += y >= y0 && y < y1;
+	}
+	return in_band;
+}
+
+/*
+ * An interval that runs past the axis on both sides: body (its bar or
+ * diamond) and, among heads, a mark beyond each of its ends.
+ */
+static void assert_heads_at_both_ends(const struct mark *body, const struct mark *heads,
+				      size_t n)
+{
+	bool left = false, right = false;
+
+	for (size_t i = 0; i < n; i++) {
+		left |= heads[i].x1 <= body->x0 + 1 && heads[i].x1 - heads[i].x0 > 4;
+		right |= heads[i].x0 >= body->x1 - 1 && heads[i].x1 - heads[i].x0 > 4;
+	}
+	assert_true(left);
+	assert_true(right);
+}
+
+/*
+ * The fleet lane's merge of two guests (tests/fleet/run): fleet-1 about
+ * +15%, fleet-2 +397%. With two hosts the pooled interval and the new
+ * host's prediction interval take a t with 1 df and run to +2.5e6% and
+ * +1.9e9%. The plot must still tell the hosts apart, show that those
+ * intervals go on past the axis, and keep every label inside the image.
+ */
+static void forest_reads_with_an_enormous_prediction_interval(void **state)
+{
+	struct plot_fixture *f = *state;
+	static char text[1 << 20];
+	const struct forest_row rows[] = {
+		{ "fleet-1", 15.10, -13.57, 53.27 }, { "fleet-2", 397.04, 326.43, 479.35 },
+	};
+	const struct forest_plot plot = {
+		.title = "--switch '/usr/local/sbin/fleet-arm': A=1 vs B=0 on 2 hosts: it depends on the host",
+		.metric = "metric", .rows = rows, .n_rows = 2,
+		.pooled = { "pooled", 142.68, -99.98, 2513470.61 },
+		.pi_lo_pct = -99.99996946, .pi_hi_pct = 1928487429.83,
+	};
+	const char *pi_text = "+142.68%  [-100.00%, +1928487429.83%]";
+	const double top = 70, pi_y = top + PLOT_FOREST_ROW * (2 + 2.5);
+	struct mark hosts[4], bar[2], heads[4], diamond[4];
+	size_t n, glyphs;
+	char colour[80];
+	double left, right, gap;
+
+	assert_int_equal(ab_plot_forest(&plot, f->svg), 0);
+	assert_int_equal(read_text_file(f->svg, text, sizeof(text)), 0);
+	/* the hosts' squares (the legend's is above the plot) far apart */
+	svg_colour(PLOT_COLOUR_HOST, "fill", colour, sizeof(colour));
+	n = marks_of(text, colour, top, hosts, 4);
+	assert_int_equal(n, 2);
+	gap = (hosts[1].x0 + hosts[1].x1 - hosts[0].x0 - hosts[0].x1) / 2;
+	print_message("the hosts' squares %.1f pixels apart\n", gap);
+	assert_true(gap > PLOT_FOREST_WIDTH / 5.0);
+	/* the prediction interval: its bar, and a head past each end */
+	svg_colour(PLOT_COLOUR_PREDICTION, "stroke", colour, sizeof(colour));
+	assert_int_equal(marks_of(text, colour, top, bar, 2), 1);
+	svg_colour(PLOT_COLOUR_PREDICTION, "fill", colour, sizeof(colour));
+	n = marks_of(text, colour, top, heads, 4);
+	print_message("the prediction interval from %.1f to %.1f, %zu heads\n",
+		      bar[0].x0, bar[0].x1, n);
+	assert_heads_at_both_ends(&bar[0], heads, n);
+	/* the pooled diamond, cut at the axis' ends, and its heads */
+	svg_colour(PLOT_COLOUR_POOLED, "fill", colour, sizeof(colour));
+	n = marks_of(text, colour, top, diamond, 4);
+	assert_true(n >= 3);
+	assert_heads_at_both_ends(&diamond[0], diamond + 1, n - 1);
+	/* every label inside the image, the new host's figures all there */
+	glyphs = glyph_ink(text, pi_y - PLOT_FOREST_ROW / 2.0, pi_y + PLOT_FOREST_ROW / 2.0,
+			   &left, &right);
+	print_message("text from x %.1f to %.1f; %zu glyphs in the new host's row\n",
+		      left, right, glyphs);
+	assert_true(left >= 0);
+	assert_true(right <= PLOT_FOREST_WIDTH);
+	assert_int_equal(glyphs, strlen("a new host") + strlen(pi_text));
 }
 
 static void refuses_what_it_cannot_draw(void **state)
@@ -360,9 +616,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refuses_what_it_cannot_draw,
 						set_up, tear_down),
 		cmocka_unit_test(ticks_are_round_with_si_units),
+		cmocka_unit_test(ratio_ticks_are_round_in_percent),
+		cmocka_unit_test(forest_range_leaves_out_what_runs_away),
 		cmocka_unit_test_setup_teardown(svg_has_ticks_and_a_bar_per_slice,
 						set_up, tear_down),
 		cmocka_unit_test_setup_teardown(forest_svg_has_a_row_per_host,
+						set_up, tear_down),
+		cmocka_unit_test_setup_teardown(forest_reads_with_an_enormous_prediction_interval,
 						set_up, tear_down),
 	};
 

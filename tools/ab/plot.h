@@ -44,12 +44,21 @@
 /* The labels' size; an x tick's label sits one size under its mark */
 #define PLOT_FONT_SIZE 14.0
 
-/* The forest plot: its width, the plotting area's x, a row's height */
+/* The forest plot: its width, a row's height */
 #define PLOT_FOREST_WIDTH 1100
-#define PLOT_FOREST_X0 240
-#define PLOT_FOREST_X1 820
 #define PLOT_FOREST_ROW 34
 #define PLOT_FOREST_HEIGHT(rows) (70 + PLOT_FOREST_ROW * ((rows) + 3) + 60)
+/*
+ * The margin at the image's edges; the gap between the plotting area and
+ * the rows' names and figures (room for an arrow head); the least width
+ * the names and figures leave the plotting area (longer ones are smaller).
+ */
+#define PLOT_FOREST_MARGIN 20
+#define PLOT_FOREST_GAP 16
+#define PLOT_FOREST_MIN_AREA 480
+/* An arrow head where an interval goes on past the axis */
+#define PLOT_ARROW_LENGTH 9
+#define PLOT_ARROW_HALF 6
 /* a host's square and interval; the pooled diamond; the new host's bar */
 #define PLOT_COLOUR_HOST 0x1f77b4
 #define PLOT_COLOUR_POOLED 0xd62728

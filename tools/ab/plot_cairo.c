@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-
 struct panel {
 	double x0, y0, x1, y1;	/* pixels */
 	double lo_x, hi_x, lo_y, hi_y;	/* data */
+	bool ratio_x;	/* x in log ratios, its ticks in percent (the forest's) */
 };
 
 static double panel_x(const struct panel *p, double x)
@@ -78,6 +77,20 @@ static void text_centred_at(cairo_t *cr, double x, double y, const char *text)
 	text_at(cr, x - e.x_advance / 2, y, text);
 }
 
+/* The x axis' round values, in the unit of its labels. */
+static size_t x_ticks(const struct panel *p, double *ticks)
+{
+	if (p->ratio_x)
+		return plot_ratio_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+	return plot_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+}
+
+/* Where an x tick of x_ticks() goes, in pixels. */
+static double tick_x(const struct panel *p, double tick)
+{
+	return panel_x(p, p->ratio_x ? plot_log_ratio(tick) : tick);
+}
+
 /* Gridlines at the round values of both axes, under what is drawn next. */
 static void draw_grid(cairo_t *cr, const struct panel *p, bool with_y)
 {
@@ -85,9 +98,9 @@ static void draw_grid(cairo_t *cr, const struct panel *p, bool with_y)
 	size_t n;
 
 	cairo_set_line_width(cr, 1);
-	n = plot_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+	n = x_ticks(p, ticks);
 	for (size_t i = 0; i < n; i++)
-		stroke_line(cr, panel_x(p, ticks[i]), p->y0, panel_x(p, ticks[i]),
+		stroke_line(cr, tick_x(p, ticks[i]), p->y0, tick_x(p, ticks[i]),
 			    p->y1, PLOT_COLOUR_GRID);
 	n = with_y ? plot_ticks(p->lo_y, p->hi_y, ticks, PLOT_TICKS_MAX) : 0;
 	for (size_t i = 0; i < n; i++)
@@ -95,17 +108,20 @@ static void draw_grid(cairo_t *cr, const struct panel *p, bool with_y)
 			    panel_y(p, ticks[i]), PLOT_COLOUR_GRID);
 }
 
-/* The x axis' ticks and labels under the panel's bottom edge. */
+/* The x axis' ticks and labels (in unit, or percent) under the panel's bottom edge. */
 static void draw_x_ticks(cairo_t *cr, const struct panel *p, const char *unit)
 {
 	double ticks[PLOT_TICKS_MAX];
 	char labels[PLOT_TICKS_MAX][32];
-	size_t n = plot_ticks(p->lo_x, p->hi_x, ticks, PLOT_TICKS_MAX);
+	size_t n = x_ticks(p, ticks);
 
-	plot_tick_labels(ticks, n, unit, labels);
+	if (p->ratio_x)
+		plot_ratio_tick_labels(ticks, n, labels);
+	else
+		plot_tick_labels(ticks, n, unit, labels);
 	cairo_set_line_width(cr, 1);
 	for (size_t i = 0; i < n; i++) {
-		double x = panel_x(p, ticks[i]);
+		double x = tick_x(p, ticks[i]);
 
 		stroke_line(cr, x, p->y1, x, p->y1 + PLOT_TICK_LENGTH, PLOT_COLOUR_TICK);
 		set_colour(cr, 0x000000);
@@ -182,7 +198,7 @@ static void draw_slices(cairo_t *cr, const struct interleave *il,
 	char arm_a[64], arm_b[64];
 	const char *legend[] = { arm_a, arm_b, "not compared" };
 	struct panel p = { PLOT_SLICES_X0, PLOT_SLICES_Y0, PLOT_SLICES_X1, PLOT_SLICES_Y1,
-			   0, 0, 0, 0 };
+			   0, 0, 0, 0, false };
 	char label[160];
 
 	for (size_t k = 0; k < il->n; k++) {
@@ -253,7 +269,7 @@ static size_t pair_diffs(const struct interleave *il, double *diff, double *mean
 static void draw_histogram(cairo_t *cr, const double *diff, size_t n)
 {
 	struct panel p = { PLOT_SLICES_X0, PLOT_HIST_Y0, PLOT_SLICES_X1, PLOT_HIST_Y1,
-			   INFINITY, -INFINITY, 0, 1 };
+			   INFINITY, -INFINITY, 0, 1, false };
 	size_t bins = (size_t)ceil(2 * sqrt((double)n)), *count, top = 1;
 	double width, mean = 0;
 	char label[160];
@@ -319,7 +335,7 @@ static void draw_effect_by_time(cairo_t *cr, const struct interleave *il, double
 				size_t pairs)
 {
 	struct panel p = { PLOT_SLICES_X0, PLOT_EFFECT_Y0, PLOT_SLICES_X1, PLOT_EFFECT_Y1,
-			   0, il->slice_s, INFINITY, -INFINITY };
+			   0, il->slice_s, INFINITY, -INFINITY, false };
 	double mean[2] = { 0 }, half_ci[2] = { 0 };
 	double *diff[2] = { malloc((pairs + 1) * sizeof(double)),
 			    malloc((pairs + 1) * sizeof(double)) };
@@ -512,55 +528,189 @@ int ab_plot_saved(const struct ab_saved *saved, const struct ab_result *r,
 	return rc;
 }
 
-/* The forest's x range: every finite bound, and 0. */
-static void forest_range(const struct forest_plot *f, double *lo, double *hi)
+/*
+ * A change in percent as the merge's table has it, but past 1e12% (a
+ * prediction interval of two hosts can reach 1e300%) in 3 digits: a
+ * label a line long, not a page.
+ */
+static void pct_text(char *text, size_t size, double pct)
 {
-	const double extra[] = { f->pooled.lo_pct, f->pooled.hi_pct, f->pi_lo_pct,
-				 f->pi_hi_pct, 0 };
-
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (size_t i = 0; i < f->n_rows; i++) {
-		const double v[] = { f->rows[i].effect_pct, f->rows[i].lo_pct, f->rows[i].hi_pct };
-
-		for (size_t j = 0; j < 3; j++) {
-			if (isfinite(v[j])) {
-				*lo = fmin(*lo, v[j]);
-				*hi = fmax(*hi, v[j]);
-			}
-		}
-	}
-	for (size_t j = 0; j < sizeof(extra) / sizeof(extra[0]); j++) {
-		if (isfinite(extra[j])) {
-			*lo = fmin(*lo, extra[j]);
-			*hi = fmax(*hi, extra[j]);
-		}
-	}
-	widen(lo, hi);
+	if (fabs(pct) < 1e12)
+		snprintf(text, size, "%+.2f%%", pct);
+	else
+		snprintf(text, size, "%+.3g%%", pct);
 }
 
-/* "-2.31% [-4.58%, +0.06%]" at the right of a row. */
-static void interval_text(cairo_t *cr, double y, double effect, double lo, double hi)
+/* "-2.31%  [-4.58%, +0.06%]": a row's figures, at its right. */
+static void interval_label(char *text, size_t size, double effect, double lo, double hi)
+{
+	char figures[3][24];
+
+	pct_text(figures[0], sizeof(figures[0]), effect);
+	pct_text(figures[1], sizeof(figures[1]), lo);
+	pct_text(figures[2], sizeof(figures[2]), hi);
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(text, size, "%s  [%s, %s]", figures[0], figures[1], figures[2]);
+	else
+		snprintf(text, size, "%s  unbounded", figures[0]);
+}
+
+/* How far text's ink reaches right of where it is drawn, in the current font. */
+static double text_width(cairo_t *cr, const char *text)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, text, &e);
+	return fmax(e.x_advance, e.x_bearing + e.width);
+}
+
+/* The widest row name and the widest row figures, in the current font. */
+static void forest_label_widths(cairo_t *cr, const struct forest_plot *f, double *names,
+				double *figures)
 {
 	char text[96];
 
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(text, sizeof(text), "%+.2f%%  [%+.2f%%, %+.2f%%]", effect, lo, hi);
-	else
-		snprintf(text, sizeof(text), "%+.2f%%  unbounded", effect);
-	set_colour(cr, 0x000000);
-	text_at(cr, PLOT_FOREST_X1 + 20, y + PLOT_FONT_SIZE / 3, text);
+	*names = fmax(text_width(cr, "pooled"), text_width(cr, "a new host"));
+	interval_label(text, sizeof(text), f->pooled.effect_pct, f->pooled.lo_pct,
+		       f->pooled.hi_pct);
+	*figures = text_width(cr, text);
+	interval_label(text, sizeof(text), f->pooled.effect_pct, f->pi_lo_pct, f->pi_hi_pct);
+	*figures = fmax(*figures, text_width(cr, text));
+	for (size_t i = 0; i < f->n_rows; i++) {
+		const struct forest_row *r = &f->rows[i];
+
+		interval_label(text, sizeof(text), r->effect_pct, r->lo_pct, r->hi_pct);
+		*names = fmax(*names, text_width(cr, r->label));
+		*figures = fmax(*figures, text_width(cr, text));
+	}
 }
 
-/* A horizontal interval from lo to hi at y, clipped to the panel. */
+/*
+ * The rows' font size, and the plot's x between the names at its left and
+ * the figures at its right: both are measured, so that no label is cut at
+ * the image's edge however long its numbers; labels that would leave the
+ * plot narrower than PLOT_FOREST_MIN_AREA are drawn smaller.
+ */
+static double forest_layout(cairo_t *cr, const struct forest_plot *f, struct panel *p)
+{
+	const double room = PLOT_FOREST_WIDTH - 2 * PLOT_FOREST_MARGIN -
+			    2 * PLOT_FOREST_GAP - PLOT_FOREST_MIN_AREA;
+	double size = PLOT_FONT_SIZE, names, figures;
+
+	forest_label_widths(cr, f, &names, &figures);
+	if (names + figures > room) {
+		size *= room / (names + figures);
+		cairo_set_font_size(cr, size);
+		/* measured again: hinted text does not quite scale with its size */
+		forest_label_widths(cr, f, &names, &figures);
+		cairo_set_font_size(cr, PLOT_FONT_SIZE);
+	}
+	p->x0 = PLOT_FOREST_MARGIN + names + PLOT_FOREST_GAP;
+	p->x1 = PLOT_FOREST_WIDTH - PLOT_FOREST_MARGIN - figures - PLOT_FOREST_GAP;
+	return size;
+}
+
+/* A row's name left of the plot and its figures right of it, at size. */
+static void row_labels(cairo_t *cr, const struct panel *p, double y, double size,
+		       const char *name, double effect, double lo, double hi)
+{
+	char text[96];
+
+	interval_label(text, sizeof(text), effect, lo, hi);
+	cairo_set_font_size(cr, size);
+	set_colour(cr, 0x000000);
+	text_right_at(cr, p->x0 - PLOT_FOREST_GAP, y + size / 3, name);
+	text_at(cr, p->x1 + PLOT_FOREST_GAP, y + size / 3, text);
+	cairo_set_font_size(cr, PLOT_FONT_SIZE);
+}
+
+/* A change in percent on the forest's axis, in pixels, held to its edges. */
+static double forest_x(const struct panel *p, double pct)
+{
+	return panel_x(p, fmin(fmax(plot_log_ratio(pct), p->lo_x), p->hi_x));
+}
+
+/*
+ * An arrow head at the plot's edge x, outside the frame, pointing out
+ * (dir -1 left, 1 right): the interval there goes on past the axis.
+ */
+static void draw_head(cairo_t *cr, double x, double y, int dir, unsigned int rgb)
+{
+	set_colour(cr, rgb);
+	cairo_move_to(cr, x, y - PLOT_ARROW_HALF);
+	cairo_line_to(cr, x + dir * PLOT_ARROW_LENGTH, y);
+	cairo_line_to(cr, x, y + PLOT_ARROW_HALF);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+}
+
+/* A head at each end of lo..hi (percent) that lies past the axis. */
+static void draw_heads(cairo_t *cr, const struct panel *p, double y, double lo,
+		       double hi, unsigned int rgb)
+{
+	if (plot_log_ratio(lo) < p->lo_x)
+		draw_head(cr, p->x0, y, -1, rgb);
+	if (plot_log_ratio(hi) > p->hi_x)
+		draw_head(cr, p->x1, y, 1, rgb);
+}
+
+/* An interval lo..hi (percent) at y, to the plot's edges at most. */
 static void draw_interval(cairo_t *cr, const struct panel *p, double y, double lo,
 			  double hi, double width, unsigned int rgb)
 {
-	if (!isfinite(lo) || !isfinite(hi))
+	if (isnan(lo) || isnan(hi))
 		return;
 	cairo_set_line_width(cr, width);
-	stroke_line(cr, panel_x(p, lo), y, panel_x(p, hi), y, rgb);
+	stroke_line(cr, forest_x(p, lo), y, forest_x(p, hi), y, rgb);
 	cairo_set_line_width(cr, 1);
+	draw_heads(cr, p, y, lo, hi, rgb);
+}
+
+/*
+ * Half the diamond's height where the axis' edge cuts it, between its tip
+ * and its centre (log ratios); a tip at -100% is infinitely far.
+ */
+static double cut_height(double half, double tip, double edge, double centre)
+{
+	return isfinite(tip) ? half * (edge - tip) / (centre - tip) : half;
+}
+
+/*
+ * The pooled diamond: its centre at the effect, its tips at the interval's
+ * ends. A tip past the axis is cut off at the edge, where the diamond is
+ * still that high, and an arrow head is drawn beyond.
+ */
+static void draw_diamond(cairo_t *cr, const struct panel *p, double y,
+			 const struct forest_row *r)
+{
+	const double half = PLOT_FOREST_ROW / 4.0;
+	double lo = plot_log_ratio(r->lo_pct), hi = plot_log_ratio(r->hi_pct);
+	double centre = plot_log_ratio(r->effect_pct), x = forest_x(p, r->effect_pct);
+
+	if (isnan(lo) || isnan(hi))
+		return;
+	set_colour(cr, PLOT_COLOUR_POOLED);
+	if (lo >= p->lo_x) {
+		cairo_move_to(cr, panel_x(p, lo), y);
+	} else {
+		double h = cut_height(half, lo, p->lo_x, centre);
+
+		cairo_move_to(cr, p->x0, y + h);
+		cairo_line_to(cr, p->x0, y - h);
+	}
+	cairo_line_to(cr, x, y - half);
+	if (hi <= p->hi_x) {
+		cairo_line_to(cr, panel_x(p, hi), y);
+	} else {
+		double h = cut_height(half, hi, p->hi_x, centre);
+
+		cairo_line_to(cr, p->x1, y - h);
+		cairo_line_to(cr, p->x1, y + h);
+	}
+	cairo_line_to(cr, x, y + half);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+	draw_heads(cr, p, y, r->lo_pct, r->hi_pct, PLOT_COLOUR_POOLED);
 }
 
 static void paint_forest(cairo_t *cr, const void *what)
@@ -573,13 +723,13 @@ static void paint_forest(cairo_t *cr, const void *what)
 		"a new host: 95% prediction interval"
 	};
 	const struct forest_plot *f = what;
-	struct panel p = { PLOT_FOREST_X0, 70, PLOT_FOREST_X1,
-			   70 + PLOT_FOREST_ROW * (f->n_rows + 3), 0, 0, 0, 1 };
-	double y, half = PLOT_FOREST_ROW / 4.0;
+	struct panel p = { 0, 70, 0, 70 + PLOT_FOREST_ROW * (f->n_rows + 3), 0, 0, 0, 1, true };
+	double y, size;
 	char label[160];
 
-	forest_range(f, &p.lo_x, &p.hi_x);
-	start_page(cr, 20, PLOT_FOREST_WIDTH, f->title);
+	plot_forest_range(f, &p.lo_x, &p.hi_x);
+	start_page(cr, PLOT_FOREST_MARGIN, PLOT_FOREST_WIDTH, f->title);
+	size = forest_layout(cr, f, &p);
 	draw_grid(cr, &p, false);
 	/* no effect: a dashed line at 0 */
 	cairo_set_dash(cr, (const double[]){ 4, 4 }, 2, 0);
@@ -589,38 +739,28 @@ static void paint_forest(cairo_t *cr, const void *what)
 		const struct forest_row *r = &f->rows[i];
 
 		y = p.y0 + PLOT_FOREST_ROW * (i + 1);
-		set_colour(cr, 0x000000);
-		text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, r->label);
 		draw_interval(cr, &p, y, r->lo_pct, r->hi_pct, 2, PLOT_COLOUR_HOST);
 		set_colour(cr, PLOT_COLOUR_HOST);
-		cairo_rectangle(cr, panel_x(&p, r->effect_pct) - 5, y - 5, 10, 10);
+		cairo_rectangle(cr, forest_x(&p, r->effect_pct) - 5, y - 5, 10, 10);
 		cairo_fill(cr);
-		interval_text(cr, y, r->effect_pct, r->lo_pct, r->hi_pct);
+		row_labels(cr, &p, y, size, r->label, r->effect_pct, r->lo_pct, r->hi_pct);
 	}
 	y = p.y0 + PLOT_FOREST_ROW * (f->n_rows + 1.5);
-	set_colour(cr, 0x000000);
-	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "pooled");
-	set_colour(cr, PLOT_COLOUR_POOLED);
-	cairo_move_to(cr, panel_x(&p, f->pooled.lo_pct), y);
-	cairo_line_to(cr, panel_x(&p, f->pooled.effect_pct), y - half);
-	cairo_line_to(cr, panel_x(&p, f->pooled.hi_pct), y);
-	cairo_line_to(cr, panel_x(&p, f->pooled.effect_pct), y + half);
-	cairo_close_path(cr);
-	cairo_fill(cr);
-	interval_text(cr, y, f->pooled.effect_pct, f->pooled.lo_pct, f->pooled.hi_pct);
+	draw_diamond(cr, &p, y, &f->pooled);
+	row_labels(cr, &p, y, size, "pooled", f->pooled.effect_pct, f->pooled.lo_pct,
+		   f->pooled.hi_pct);
 	y += PLOT_FOREST_ROW;
-	set_colour(cr, 0x000000);
-	text_right_at(cr, p.x0 - 12, y + PLOT_FONT_SIZE / 3, "a new host");
 	draw_interval(cr, &p, y, f->pi_lo_pct, f->pi_hi_pct, 6, PLOT_COLOUR_PREDICTION);
-	interval_text(cr, y, f->pooled.effect_pct, f->pi_lo_pct, f->pi_hi_pct);
-	snprintf(label, sizeof(label), "B vs A: change of %s", f->metric);
+	row_labels(cr, &p, y, size, "a new host", f->pooled.effect_pct, f->pi_lo_pct,
+		   f->pi_hi_pct);
+	snprintf(label, sizeof(label), "B vs A: change of %s (log scale)", f->metric);
 	draw_x_ticks(cr, &p, "%");
 	set_colour(cr, 0x000000);
 	cairo_rectangle(cr, p.x0, p.y0, p.x1 - p.x0, p.y1 - p.y0);
 	cairo_stroke(cr);
 	text_centred_at(cr, (p.x0 + p.x1) / 2, p.y1 + PLOT_TICK_LENGTH + 2.3 * PLOT_FONT_SIZE,
 			label);
-	draw_legend(cr, PLOT_FOREST_WIDTH - 20, p.y0 - 14, legend_rgb, legend, 3);
+	draw_legend(cr, PLOT_FOREST_WIDTH - PLOT_FOREST_MARGIN, p.y0 - 14, legend_rgb, legend, 3);
 }
 
 int ab_plot_forest(const struct forest_plot *f, const char *path)
