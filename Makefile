@@ -55,12 +55,12 @@ deps:
 # installs its own scripts/deps groups: on a fresh machine apt's work then
 # overlaps the other part's instead of holding every part back. With CHECK_TIER2=yes (.ci/run, make check-matrix) the same
 # run takes the tier-2 lanes, the debug kernel's build before its lane,
-# and check-hooks. check-fleet (two guests at once, ~480 s) stays out
-# until CI's 40 minutes have room for it: run it after make deb.
+# check-hooks and check-fleet (after check-pkg's packages; its two guests
+# fill both slots).
 CHECK_PARTS := lint unit check-harness check-build check-pkg check-pkg-vm:check-pkg check-trixie \
 	$(addprefix lane-,$(TIER1_LANES))
 TIER2_PARTS := debug-kernel $(foreach lane,$(TIER2_LANES),lane-$(lane)$(if $(filter $(lane),$(DEBUG_LANES)),:debug-kernel)) \
-	check-hooks
+	check-hooks check-fleet:check-pkg
 check:
 	scripts/check-parts $(CHECK_PARTS) $(if $(CHECK_TIER2),$(TIER2_PARTS))
 
