@@ -121,6 +121,16 @@ net_phase() {
 	vmpctl net --seconds 3 --json >/tmp/net-phase.json 2>/tmp/net-phase.err
 }
 
+# Whether the last net_phase shows vmpressure at work: sock_throttled
+# grew, where the kernel counts it, and the tracer (count $1, empty
+# without it) saw vmpressure's work item.
+net_phase_moved() {
+	local throttled
+	throttled=$(json_number sock_throttled /tmp/net-phase.json)
+	[ -z "$throttled" ] || [ "$throttled" -gt 0 ] || return 1
+	[ -z "$1" ] || [ "$1" -gt 0 ]
+}
+
 # Issue 12, on every cgroup-v2 kernel: vmpctl net (loopback TCP in a memcg
 # at its limit) at knob 1, 0, 1. The kernel's own evidence per phase:
 # sock_throttled where memory.events counts it (7.3), else the function
@@ -142,8 +152,8 @@ test_net_socket_pressure_follows_knob() {
 	for knob in 1 0 1; do
 		phase=$((phase + 1))
 		set_knob "$knob"
-		for try in 1 2; do
-			status=0
+		for try in 1 2 3; do
+			status=0 work=''
 			if [ "$tracer" = yes ]; then
 				trace_work_fn net_phase || status=$?
 				work=$TRACE_CALLS
@@ -151,14 +161,21 @@ test_net_socket_pressure_follows_knob() {
 				net_phase || status=$?
 			fi
 			cat /tmp/net-phase.err >&2
+			[ "$try" -lt 3 ] || break
 			# Under TCG the memcg OOM killer now and then takes the reclaim
 			# child when a socket's charge finds too little reclaimed in
-			# time: the workload failed, not the knob. Once more, then fail.
-			if [ "$status" -eq 0 ] || [ "$try" = 2 ] ||
-				! grep -q 'killed by the OOM killer' /tmp/net-phase.err; then
+			# time: the workload failed, not the knob. And whether a 3 s
+			# run's reclaim reaches vmpressure's level varies (one 7.3
+			# phase at 1 in CI counted 0): at 1 the phase runs again,
+			# up to three times; at 0 one run must show nothing.
+			if [ "$status" -ne 0 ]; then
+				grep -q 'killed by the OOM killer' /tmp/net-phase.err || break
+				echo "phase $phase: the memcg OOM killer ended vmpctl net's reclaim child; running the phase again"
+			elif [ "$knob" = 1 ] && ! net_phase_moved "$work"; then
+				echo "phase $phase (knob 1), run $try: no sign of vmpressure yet; running the phase again"
+			else
 				break
 			fi
-			echo "phase $phase: the memcg OOM killer ended vmpctl net's reclaim child; running the phase again"
 		done
 		cat /tmp/net-phase.json
 		[ "$status" -eq 0 ] || fail "phase $phase: vmpctl net exited $status"
