@@ -6,7 +6,10 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_sort.h>
 
 /* 1, 2 or 5 times a power of ten, the smallest step giving <= 10 ticks. */
 static double round_step(double span)
@@ -147,29 +150,29 @@ static double interval_width(const struct forest_row *r)
 }
 
 /*
- * The upper median of the hosts' interval widths; 0 without any. By rank,
- * so that nothing is allocated: a fleet has some hundreds of hosts at most.
+ * The upper median of the hosts' interval widths (the middle one, or the
+ * wider of the two middle ones); 0 without any, or without memory for
+ * them: the axis then takes the effects' span alone.
  */
 static double median_width(const struct forest_plot *f)
 {
+	double *widths = malloc(f->n_rows * sizeof(*widths)), median = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < f->n_rows; i++)
-		n += !isnan(interval_width(&f->rows[i]));
+	if (!widths)
+		return 0;
 	for (size_t i = 0; i < f->n_rows; i++) {
 		double w = interval_width(&f->rows[i]);
-		size_t below = 0, up_to = 0;
 
-		if (isnan(w))
-			continue;
-		for (size_t j = 0; j < f->n_rows; j++) {
-			below += interval_width(&f->rows[j]) < w;
-			up_to += interval_width(&f->rows[j]) <= w;
-		}
-		if (below <= n / 2 && n / 2 < up_to)
-			return w;
+		if (!isnan(w))
+			widths[n++] = w;
 	}
-	return 0;
+	if (n) {
+		gsl_sort(widths, 1, n);
+		median = widths[n / 2];
+	}
+	free(widths);
+	return median;
 }
 
 /*
