@@ -417,6 +417,16 @@ static void test_split_intervals(void **state)
 	iv = interval(0.875, 1.25, 300);
 	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
 	assert_true(il.slices[0].count == 0 && il.slices[1].count == 0);
+	/* each arm lost its own part of it, the flip window in neither */
+	assert_true(il.straddling_lost_s[AB_ARM_A] == 0.125);
+	assert_true(il.straddling_lost_s[AB_ARM_B] == 0.125);
+	/* B's longer interval across the next flip: B loses more */
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 2, 2.125, 0.125, true), 0);
+	iv = interval(1.5, 2.25, 300);
+	assert_int_equal(il_add_interval(&il, &iv), IL_STRADDLES);
+	assert_true(il.straddling_lost_s[AB_ARM_A] == 0.25);
+	assert_true(il.straddling_lost_s[AB_ARM_B] == 0.625);
+	assert_true(il.settling_lost_s[AB_ARM_A] == 0 && il.settling_lost_s[AB_ARM_B] == 0);
 	il_free(&il);
 }
 
@@ -657,6 +667,16 @@ static void test_settle_in_both_arms(void **state)
 	assert_int_equal(il.slices[0].intervals, 5);
 	assert_int_equal(il.slices[1].intervals, 5);
 	assert_int_equal(il.slices[2].intervals, 5);
+	/* they began in --settle and ended before the counted time: none lost */
+	assert_true(il.settling_lost_s[AB_ARM_A] == 0 && il.settling_lost_s[AB_ARM_B] == 0);
+	/* one from inside --settle into the counted time: that part lost, A's */
+	assert_int_equal(il_begin_slice(&il, AB_ARM_A, 3, 3.125, 0.125, true), 0);
+	{
+		struct rate_interval iv = interval(3.25, 3.625, 100);
+
+		assert_int_equal(il_add_interval(&il, &iv), IL_SETTLING);
+	}
+	assert_true(il.settling_lost_s[AB_ARM_A] == 0.25 && il.settling_lost_s[AB_ARM_B] == 0);
 	il_free(&il);
 }
 

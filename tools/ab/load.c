@@ -111,14 +111,16 @@ static int add_run(struct ab_saved *saved, const json_t *line)
 	return 0;
 }
 
-static void take_pair(const json_t *line, const char *key, double v[2])
+/* A pair of numbers; absent (a file of an older vmpctl), both are absent. */
+static void take_pair(const json_t *line, const char *key, double v[2],
+		      double absent)
 {
 	const json_t *pair = json_object_get(line, key);
 
 	for (size_t i = 0; i < 2; i++) {
 		const json_t *x = json_array_get(pair, i);
 
-		v[i] = json_is_number(x) ? json_number_value(x) : 0;
+		v[i] = json_is_number(x) ? json_number_value(x) : absent;
 	}
 }
 
@@ -152,8 +154,8 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 	s->count = number_or_nan(line, "count");
 	s->time_s = number_or_nan(line, "time_s");
 	s->intervals = count_or_zero(line, "intervals", NULL);
-	take_pair(line, "half_count", s->half_count);
-	take_pair(line, "half_time_s", s->half_time_s);
+	take_pair(line, "half_count", s->half_count, 0);
+	take_pair(line, "half_time_s", s->half_time_s, 0);
 	s->pgscan = count_or_zero(line, "pgscan", &s->have_reclaim);
 	s->skipped = count_or_zero(line, "skipped", &s->have_skipped);
 	if (!isfinite(s->count) || !isfinite(s->time_s))
@@ -163,6 +165,8 @@ static int add_slice(struct ab_saved *saved, const json_t *line)
 	il->intervals_stalled = count_or_zero(so_far, "stalls", NULL);
 	il->split = json_is_true(json_object_get(so_far, "split"));
 	il->intervals_settling = count_or_zero(so_far, "settling", NULL);
+	take_pair(so_far, "straddling_lost_s", il->straddling_lost_s, NAN);
+	take_pair(so_far, "settling_lost_s", il->settling_lost_s, NAN);
 	il->intervals_before_first = count_or_zero(so_far, "before_first", NULL);
 	il->intervals_out_of_order = count_or_zero(so_far, "out_of_order", NULL);
 	if (isfinite(end))

@@ -102,6 +102,18 @@ static void add_part(const struct interleave *il, struct il_slice *s,
  * stall that began a moment before a flip is the next arm's, not the one
  * it began in.
  */
+/*
+ * The part [*from, *to] of [begin, t] in slice s's counted time (after
+ * --settle, before the next flip); false when there is none.
+ */
+static bool counted_part(const struct interleave *il, const struct il_slice *s,
+			 double begin, double t, double *from, double *to)
+{
+	*from = fmax(begin, s->start + il->settle_s);
+	*to = fmin(t, s->end);
+	return *to > *from;
+}
+
 static void add_parts(struct interleave *il, size_t first,
 		      const struct rate_interval *iv, bool stall)
 {
@@ -110,10 +122,9 @@ static void add_parts(struct interleave *il, size_t first,
 
 	for (size_t k = first; k < il->n && il->slices[k].flip_started < iv->t; k++) {
 		struct il_slice *s = &il->slices[k];
-		double from = fmax(begin, s->start + il->settle_s);
-		double to = fmin(iv->t, s->end);
+		double from, to;
 
-		if (!(to > from))
+		if (!counted_part(il, s, begin, iv->t, &from, &to))
 			continue;
 		add_part(il, s, iv, from, to);
 		if (to - from > most) {
@@ -124,6 +135,36 @@ static void add_parts(struct interleave *il, size_t first,
 	}
 	if (stall && longest)
 		longest->stalled = true;
+}
+
+/*
+ * A dropped interval's parts in the counted time of the slices after the
+ * warmup, added to lost_s by their arm: what a reason of dropping costs
+ * each arm, since a slower arm's longer intervals cross more flips.
+ */
+static void lose_parts(const struct interleave *il, size_t first,
+		       const struct rate_interval *iv, double lost_s[2])
+{
+	double begin = iv->t - iv->interval_s;
+
+	for (size_t k = first; k < il->n && il->slices[k].flip_started < iv->t; k++) {
+		const struct il_slice *s = &il->slices[k];
+		double from, to;
+
+		if (!s->warmup && counted_part(il, s, begin, iv->t, &from, &to))
+			lost_s[s->arm] += to - from;
+	}
+}
+
+/* Counted by overlap (--split-intervals, or a stall), or dropped. */
+static void split_or_lose(struct interleave *il, size_t first,
+			  const struct rate_interval *iv, bool stall,
+			  double lost_s[2])
+{
+	if (il->split || stall)
+		add_parts(il, first, iv, stall);
+	else
+		lose_parts(il, first, iv, lost_s);
 }
 
 static int compare_doubles(const void *x, const void *y)
@@ -191,8 +232,7 @@ enum il_placed il_add_interval(struct interleave *il,
 		/* before the schedule began, or across the first flip */
 		if (il->n && iv->t > il->slices[0].flip_started) {
 			il->intervals_straddling++;
-			if (il->split || stall)
-				add_parts(il, 0, iv, stall);
+			split_or_lose(il, 0, iv, stall, il->straddling_lost_s);
 			return IL_STRADDLES;
 		}
 		il->intervals_before_first++;
@@ -203,14 +243,12 @@ enum il_placed il_add_interval(struct interleave *il,
 		;
 	if (iv->t > il->slices[k].end) {
 		il->intervals_straddling++;
-		if (il->split || stall)
-			add_parts(il, k, iv, stall);
+		split_or_lose(il, k, iv, stall, il->straddling_lost_s);
 		return IL_STRADDLES;
 	}
 	if (begin < il->slices[k].start + il->settle_s) {
 		il->intervals_settling++;
-		if (il->split || stall)
-			add_parts(il, k, iv, stall);
+		split_or_lose(il, k, iv, stall, il->settling_lost_s);
 		return IL_SETTLING;
 	}
 	add_parts(il, k, iv, stall);
@@ -411,7 +449,11 @@ json_t *il_intervals_json(const struct interleave *il)
 	json_put(obj, "stalls", json_count(il->intervals_stalled));
 	if (il->split)
 		json_put(obj, "split", json_true());
+	json_put(obj, "straddling_lost_s", json_pair(il->straddling_lost_s[AB_ARM_A],
+						     il->straddling_lost_s[AB_ARM_B]));
 	json_put(obj, "settling", json_count(il->intervals_settling));
+	json_put(obj, "settling_lost_s", json_pair(il->settling_lost_s[AB_ARM_A],
+						   il->settling_lost_s[AB_ARM_B]));
 	json_put(obj, "before_first", json_count(il->intervals_before_first));
 	json_put(obj, "out_of_order", json_count(il->intervals_out_of_order));
 	return obj;

@@ -133,6 +133,9 @@ struct interleave {
 	size_t intervals_straddling;
 	size_t intervals_stalled;	/* stalls (find_stalls), counted */
 	size_t intervals_settling;
+	/* seconds of counted time each arm lost to those two, dropped */
+	double straddling_lost_s[2];
+	double settling_lost_s[2];
 	size_t intervals_before_first;
 	size_t intervals_out_of_order;
 	/*
