@@ -345,6 +345,56 @@ static void test_report_needs_two_pairs(void **state)
 	il_free(&il);
 }
 
+/* il_withheld_json(r) serialises to exactly EXPECTED. */
+static void assert_withheld_json(const struct il_report *r, const char *expected)
+{
+	json_t *list = il_withheld_json(r);
+	char *text = json_dumps(list, JSON_COMPACT);
+
+	assert_string_equal(text, expected);
+	free(text);
+	json_decref(list);
+}
+
+/* B 20% faster than A under the same drift: every pair says so. */
+static double clear_effect_rate(enum ab_arm arm, size_t k)
+{
+	return (arm == AB_ARM_B ? 1.2 : 1.0) * drifting_rate(AB_ARM_A, k);
+}
+
+/*
+ * With 5 pairs the smallest signed-rank p is 2 / 32, above 0.05: however
+ * clear the effect, no verdict, and the reason is "too few pairs". With
+ * 6 (2 / 64) the same effect gets its verdict.
+ */
+static void test_too_few_pairs_for_a_verdict(void **state)
+{
+	struct ab_options o = options("1", "0");
+	struct interleave il;
+	struct il_report r;
+
+	(void)state;
+	timeline_of_pairs(&il, 5, clear_effect_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_true(r.compared);
+	assert_int_equal(r.pairs.kept, 5);
+	assert_true(r.too_few_pairs);
+	assert_true(r.test.mean > 15);
+	assert_string_equal(il_verdict(&r), "no verdict");
+	assert_int_equal(il_withheld(&r), IL_WITHHELD_TOO_FEW_PAIRS);
+	assert_withheld_json(&r, "[\"too few pairs\"]");
+	il_free(&il);
+
+	timeline_of_pairs(&il, 6, clear_effect_rate);
+	assert_int_equal(il_build_report(&il, &o, &r), 0);
+	assert_int_equal(r.pairs.kept, 6);
+	assert_false(r.too_few_pairs);
+	assert_true(r.test.p < STATS_ALPHA);
+	assert_int_equal(il_withheld(&r), 0);
+	assert_string_equal(il_verdict(&r), "B better");
+	il_free(&il);
+}
+
 /*
  * The vmpressure checks per slice: B must skip, A must not; in an A/A
  * run (A = B = 1) every slice is held to arm A's.
@@ -591,17 +641,6 @@ static void stall_slices(struct interleave *il, enum ab_arm arm, size_t n)
  * the rates do not call B worse, no verdict; when they do, B worse; and
  * when the stalls are A's while the rates call B worse, no verdict.
  */
-/* il_withheld_json(r) serialises to exactly EXPECTED. */
-static void assert_withheld_json(const struct il_report *r, const char *expected)
-{
-	json_t *list = il_withheld_json(r);
-	char *text = json_dumps(list, JSON_COMPACT);
-
-	assert_string_equal(text, expected);
-	free(text);
-	json_decref(list);
-}
-
 static void test_stalls_leaning_on_an_arm(void **state)
 {
 	struct ab_options o = options("1", "0");
@@ -797,6 +836,7 @@ int main(void)
 		cmocka_unit_test(test_report_finds_effect_despite_drift),
 		cmocka_unit_test(test_report_of_identical_arms),
 		cmocka_unit_test(test_report_needs_two_pairs),
+		cmocka_unit_test(test_too_few_pairs_for_a_verdict),
 		cmocka_unit_test(test_sanity_per_slice),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_settle_in_both_arms),

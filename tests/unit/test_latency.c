@@ -10,11 +10,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "ab/latency.h"
+#include "capture.h"
 
 /*
  * Slices of 1 s from t = 10, arms as given, flips of 1 ms, and one more
@@ -80,10 +82,54 @@ static void test_mean_per_pair(void **state)
 	assert_true(fabs(r.mean.cmp.a.mean - 2) < 1e-12);
 	assert_true(fabs(r.mean.cmp.b.mean - 1) < 1e-12);
 	assert_true(fabs(r.mean.test.mean + 50) < 1e-9);
-	assert_string_equal(ab_latency_verdict(&r.mean), "~");	/* 3 pairs: p 0.25 */
 	json = ab_latency_json(&r);
 	assert_non_null(json);
 	assert_true(json_is_null(json_object_get(json, "pct_ms")));
+	json_decref(json);
+	ab_latency_free(&lat);
+	il_free(&il);
+}
+
+/*
+ * Only the named metric gets a verdict (one test at 5%, nothing to
+ * correct for): a clear latency difference is a figure with its p, with
+ * no verdict word in the text or the JSON.
+ */
+static void test_latency_gets_no_verdict(void **state)
+{
+	static const enum ab_arm arms[] = { AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A,
+					    AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A,
+					    AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A,
+					    AB_ARM_A, AB_ARM_B, AB_ARM_B, AB_ARM_A };
+	const size_t n = sizeof(arms) / sizeof(arms[0]);
+	struct interleave il;
+	struct ab_latency lat = { .pct = NAN };
+	struct ab_latency_report r;
+	struct capture c;
+	json_t *json;
+	char *text;
+
+	(void)state;
+	/* 8 pairs, B's latency half of A's in each: p 2 / 256 */
+	make_slices(&il, arms, n);
+	for (size_t k = 0; k < n; k++)
+		add_two(&il, &lat, k, arms[k] == AB_ARM_A ? 2 + 0.01 * (double)k : 1,
+			arms[k] == AB_ARM_A ? 2 : 1 + 0.01 * (double)k, false);
+	il.input_done = true;
+	assert_int_equal(ab_latency_build(&lat, &il, 1, &r), 0);
+	assert_int_equal(r.mean.cmp.n, 8);
+	assert_true(r.mean.test.p < STATS_ALPHA);
+	ab_latency_print_table(capture_open(&c), &r);
+	text = capture_text(&c);
+	assert_non_null(strstr(text, "; a figure, not a verdict)\n"));
+	assert_null(strstr(text, "lower"));
+	assert_null(strstr(text, "B's"));
+	free(text);
+	json = ab_latency_json(&r);
+	assert_non_null(json);
+	assert_null(json_object_get(json_object_get(json, "mean_ms"), "verdict"));
+	assert_true(json_is_real(json_object_get(json_object_get(json, "mean_ms"),
+						 "signflip_p")));
 	json_decref(json);
 	ab_latency_free(&lat);
 	il_free(&il);
@@ -135,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_mean_per_pair),
 		cmocka_unit_test(test_only_kept_pairs),
 		cmocka_unit_test(test_no_latency_no_comparison),
+		cmocka_unit_test(test_latency_gets_no_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

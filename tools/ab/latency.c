@@ -109,20 +109,13 @@ int ab_latency_build(const struct ab_latency *lat, const struct interleave *il,
 	return err;
 }
 
-const char *ab_latency_verdict(const struct ab_latency_cmp *c)
-{
-	if (!(c->test.p < STATS_ALPHA))
-		return "~";
-	return c->test.mean < 0 ? "lower" : "higher";
-}
-
 static void print_one(FILE *out, const char *what, const struct ab_latency_cmp *c)
 {
 	if (!c->compared)
 		return;
-	fprintf(out, "latency %s: A %.4g ms, B %.4g ms, B vs A %+.2f%% (95%% CI %+.2f%% to %+.2f%%, sign-flip p %.3g, %zu pairs): B's %s\n",
+	fprintf(out, "latency %s: A %.4g ms, B %.4g ms, B vs A %+.2f%% (95%% CI %+.2f%% to %+.2f%%, sign-flip p %.3g, %zu pairs; a figure, not a verdict)\n",
 		what, c->cmp.a.mean, c->cmp.b.mean, c->test.mean, c->test.ci_lo,
-		c->test.ci_hi, c->test.p, c->cmp.n, ab_latency_verdict(c));
+		c->test.ci_hi, c->test.p, c->cmp.n);
 }
 
 void ab_latency_print_table(FILE *out, const struct ab_latency_report *r)
@@ -147,7 +140,6 @@ static json_t *cmp_json(const struct ab_latency_cmp *c)
 	json_put(o, "diff_pct", json_real_or_null(c->test.mean));
 	json_put(o, "diff_ci_pct", json_pair(c->test.ci_lo, c->test.ci_hi));
 	json_put(o, "signflip_p", json_real_or_null(c->test.p));
-	json_put(o, "verdict", json_text(ab_latency_verdict(c)));
 	return o;
 }
 

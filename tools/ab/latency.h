@@ -7,6 +7,9 @@
  * the rate (paired, sign-flip test of 100 (b_i - a_i) / mean A). Lower
  * is better. A percentile averaged over intervals is not the slices'
  * percentile, but it moves with it, which is what a paired test needs.
+ * Only the named metric (the rate) gets a verdict, so that a verdict is
+ * one test at 5% and needs no correction for many: latency is printed
+ * as a figure, its p unadjusted and without a verdict of its own.
  */
 #ifndef VMPCTL_AB_LATENCY_H
 #define VMPCTL_AB_LATENCY_H
@@ -62,9 +65,6 @@ struct ab_latency_report {
  */
 int ab_latency_build(const struct ab_latency *lat, const struct interleave *il,
 		     unsigned long seed, struct ab_latency_report *r);
-
-/* "lower", "higher" (B's latency) or "~" (p not below 0.05). */
-const char *ab_latency_verdict(const struct ab_latency_cmp *c);
 
 /* A line per figure compared; nothing when none was. */
 void ab_latency_print_table(FILE *out, const struct ab_latency_report *r);

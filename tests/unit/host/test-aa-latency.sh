@@ -1,15 +1,16 @@
 #!/bin/bash
 # Real-process A/A calibration of the latency that vmpctl ab --interleave
 # compares per pair (--preset pgbench: the same sign-flip test as the
-# rate). A fast fake workload (aa-workload --pgbench) prints pgbench -P
-# lines whose latency ignores the knob, which is flipped for real between
-# two values, in three shapes:
+# rate). Latency gets no verdict (only the named metric does), but its p
+# is printed and must be valid. A fast fake workload (aa-workload
+# --pgbench) prints pgbench -P lines whose latency ignores the knob, which
+# is flipped for real between two values, in three shapes:
 #   plain   noise only
 #   period  a 20% drift over the run and a 10% swing with a period of four
 #           slices (what a fixed order of arms would alias)
 #   flip    every flip, either way, slows the workload by 50% for a few
 #           steps (a disturbance carried over into the slice after it)
-# Every "lower" or "higher" latency verdict is a false positive. Per
+# Every latency p below 0.05 is a false positive. Per
 # shape, the rate's Wilson 95% interval must hold the nominal rate (2/64:
 # six pairs, as test-aa-calibration.sh) or lie below it; pooled over the
 # shapes it must also be at most 7 points wide, else the runs were too
@@ -25,7 +26,7 @@ runs=${AA_LAT_RUNS:-160}
 shapes="plain period flip"
 
 # one A/A run of SHAPE into $scratch/result.SHAPE.SEED: "exit-status
-# latency-verdict"; its own knob
+# latency-p" (the p empty when latency was not compared); its own knob
 aa_run() {
 	local shape=$1 seed=$2 knob=$scratch/knob.$1.$2 out=$scratch/out.$1.$2 extra=()
 	printf 'x\n' >"$knob"
@@ -37,7 +38,7 @@ aa_run() {
 		--seed "$seed" --preset pgbench -- \
 		"$AA_WORKLOAD" --pgbench "${extra[@]}" "$seed" 0.002 30 \
 		>"$out" 2>"$scratch/err.$shape.$seed"
-	echo "$? $(grep -o '"mean_ms":{[^}]*}' "$out" | grep -o '"verdict":"[^"]*"')" \
+	echo "$? $(grep -o '"mean_ms":{[^}]*}' "$out" | grep -o '"signflip_p":[^,}]*' | cut -d: -f2)" \
 		>"$scratch/result.$shape.$seed"
 	[ "$(cat "$knob")" = x ] || echo "$shape run $seed: the knob was left at $(cat "$knob")" \
 		>>"$scratch/knobs-left"
@@ -70,18 +71,21 @@ for shape in $shapes; do
 	positives=0
 	refused=0
 	for seed in $(seq "$runs"); do
-		read -r rc verdict <"$scratch/result.$shape.$seed"
-		case $rc:$verdict in
-		[01]:'"verdict":"~"') ;;
-		[01]:'"verdict":"lower"' | [01]:'"verdict":"higher"') positives=$((positives + 1)) ;;
+		read -r rc p <"$scratch/result.$shape.$seed"
+		case $rc:$p in
+		[01]:[0-9]*)
+			if awk -v p="$p" 'BEGIN { exit !(p < 0.05) }'; then
+				positives=$((positives + 1))
+			fi ;;
+		[01]:null) ;;
 		1:) refused=$((refused + 1)) ;;
-		*) fail "$shape run $seed: exit $rc, latency verdict [$verdict]:" \
+		*) fail "$shape run $seed: exit $rc, latency p [$p]:" \
 			"$(head -c 300 "$scratch/err.$shape.$seed")" ;;
 		esac
 	done
 	read -r rate lo hi < <(wilson "$positives" "$((runs - refused))")
 	echo "# latency A/A, $shape: $positives false positives in $((runs - refused))" \
-		"runs with a verdict ($rate, Wilson 95% [$lo, $hi]), $refused of $runs refused"
+		"runs compared (p < 0.05: $rate, Wilson 95% [$lo, $hi]), $refused of $runs refused"
 	check "$shape: refusals are at most a tenth of the runs ($refused of $runs)" \
 		[ "$((refused * 10))" -le "$runs" ]
 	check "$shape: the false-positive rate's interval holds 5% or lies below it ([$lo, $hi])" \
