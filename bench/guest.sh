@@ -535,7 +535,7 @@ printf 'sign-flip test (exact: %s): B vs A %+.2f%%, 95%% CI %s (the test inverte
 	"$(json_interval /tmp/il.json diff_ci_pct)" "$(json_num /tmp/il.json signed_rank_p)" \
 	"$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/il.json | head -n 1)" "$il_mde"
 printf 'for reference: paired t p %.3g, Wilcoxon p %.3g, Fieller 95%% CI %s\n' \
-	"$(json_num /tmp/il.json p)" "$(json_num /tmp/il.json wilcoxon_p)" \
+	"$(json_num /tmp/il.json paired_t_p)" "$(json_num /tmp/il.json wilcoxon_p)" \
 	"$(json_interval /tmp/il.json fieller_ci_pct)"
 printf 'balance: kept pairs AB:BA %s:%s (p %.3g); slices right after a flip: A %s, B %s (p %.3g); flips over --max-flip: to A %s of %s, to B %s of %s; balanced: %s\n' \
 	"$(json_num /tmp/il-balance pairs_ab)" "$(json_num /tmp/il-balance pairs_ba)" \

@@ -187,7 +187,7 @@ static void table(FILE *out, const struct ab_result *res)
 static json_t *json_metric(const struct il_report *r)
 {
 	static const char *const test_keys[] = {
-		"paired_t", "df", "p", "wilcoxon_w", "wilcoxon_p"
+		"paired_t", "df", "paired_t_p", "wilcoxon_w", "wilcoxon_p"
 	};
 	const struct stats_paired *c = &r->cmp;
 	const double tests[] = { c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p };
@@ -334,7 +334,8 @@ static void csv(FILE *out, const struct ab_result *res)
 
 	fputs("metric,higher_is_better,pairs,mean_a,stddev_a,cov_pct_a,mean_b,"
 	      "stddev_b,cov_pct_b,mean_b_minus_a,stddev_b_minus_a,diff_pct,"
-	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,p,wilcoxon_w,wilcoxon_p,"
+	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,paired_t_p,wilcoxon_w,"
+	      "wilcoxon_p,"
 	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
 	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
 	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signed_rank_p,"
@@ -361,7 +362,7 @@ static void markdown_note(FILE *out, const struct ab_result *res)
 {
 	const struct il_report *r = res->slices;
 
-	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the sign-flip test\n",
+	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the signed-rank test\n",
 		r->pairs.kept, r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced ? "balanced" : "UNBALANCED",
 		!r->carry.checked ? "not checked" : r->carry.found ? "FOUND" : "not found");

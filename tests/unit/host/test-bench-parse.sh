@@ -74,6 +74,15 @@ check "real ab JSON: the paired MDE is a number" \
 check "real ab JSON: 8 runs per arm, 4 ABBA blocks (two A and two B runs each)" \
 	equal "n" "$(json_num "$scratch/real-unpaired" n) $(json_num "$scratch/real-paired" n)" "8 4"
 
+# Every key section 4 reads out of the interleaved A/B's JSON is a key ab
+# writes (the recorded report of a real interleaved A/B): a key renamed in
+# vmpctl and not in bench/guest.sh would read as empty.
+il_golden=$top/tests/unit/fixtures/golden/report-demo-6.1.json
+for key in $(grep -o 'json_[a-z]* /tmp/il.json [a-z_]*' "$top/bench/guest.sh" | awk '{ print $3 }' | sort -u); do
+	check "bench reads \"$key\" from the interleaved JSON, and ab writes it" \
+		grep -q "\"$key\":" "$il_golden"
+done
+
 # Wilson's and Clopper-Pearson's 95% intervals (Clopper-Pearson for 0 of n
 # is [0, 1 - 0.025^(1/n)]; for 3 of 60 and 1 of 20, R's binom.test).
 # The exact sign-flip test's level: the largest even count of 2^N sign
