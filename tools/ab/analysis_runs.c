@@ -269,11 +269,16 @@ void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
 			.higher_is_better = m->higher_is_better,
 			.a = &m->cmp.a,
 			.b = &m->cmp.b,
+			.test = blocks ? "abba-blocks-t" : "welch",
 			.diff_pct = blocks ? m->blocks.diff_pct : m->cmp.diff_pct,
 			.ci_lo_pct = blocks ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct,
 			.ci_hi_pct = blocks ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct,
+			.p_test = blocks ? m->blocks.p : m->cmp.welch_p,
 			.p = m->p_holm,
 			.verdict = ab_verdict(m),
+			.noise_pct = blocks ? m->blocks.noise_pct : m->cmp.noise_pct,
+			.mde_pct = blocks ? m->blocks.mde_pct : m->cmp.mde_pct,
+			.needed = m->runs_needed,
 		};
 	}
 }

@@ -493,10 +493,15 @@ void ab_result_of_slices(const struct il_report *report, struct ab_result *r)
 		.a = &report->cmp.a,
 		.b = &report->cmp.b,
 		.b_minus_a = &report->cmp.d,
+		.test = "signed-rank",
 		.diff_pct = report->test.mean,
 		.ci_lo_pct = report->test.ci_lo,
 		.ci_hi_pct = report->test.ci_hi,
+		.p_test = report->test.p,
 		.p = report->test.p,
 		.verdict = il_verdict(report),
+		.noise_pct = report->cmp.noise_pct,
+		.mde_pct = report->cmp.mde_pct,
+		.needed = report->pairs_needed,
 	};
 }

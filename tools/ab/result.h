@@ -30,11 +30,17 @@ struct ab_estimate {
 	const struct stats_summary *a;		/* each arm's values */
 	const struct stats_summary *b;
 	const struct stats_summary *b_minus_a;	/* pairs' differences; NULL: unpaired */
+	const char *test;	/* the design's test behind every figure below */
 	double diff_pct;	/* B vs A */
 	double ci_lo_pct;
 	double ci_hi_pct;
+	double p_test;		/* that test's p */
 	double p;		/* Holm-adjusted across the metrics with a verdict */
 	const char *verdict;
+	/* power, of the same test */
+	double noise_pct;	/* the spread of what it compares, % of mean A */
+	double mde_pct;		/* the smallest effect it detects with power 0.8 */
+	size_t needed;		/* runs, or pairs, for --target; 0: not asked */
 };
 
 struct ab_result {

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Whole runs: every output's headline is the design's (the ABBA blocks'
+# contrast, or Welch's where a metric has no blocks), so no output's sign
+# or figure can contradict the table's verdict. On the saved whole-run
+# A/Bs, the table's B vs A cell, p and verdict per metric must be --json's
+# top-level marker, p and verdict and --csv's marker; Welch's figures live
+# under "unpaired" (JSON) and unpaired_* (CSV) only.
+# Inputs: see lib.sh.
+# shellcheck source=tests/unit/host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
+
+# csv_column FILE NAME: NAME's column of each row, by the header.
+csv_column() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		{ print $1 "\t" $c }' "$1"
+}
+
+for saved in "$fixtures"/ab-save/runs-*.jsonl; do
+	name=$(basename "$saved" .jsonl)
+	# --raw: fields split by one space, a space inside one written \x20
+	"$VMPCTL" ab report --raw --noheadings --output metric,b-vs-a,p,verdict "$saved" |
+		awk -v OFS='\t' 'NF == 4 && $2 ~ /%/ { print $1, $2, $3, $4 }' |
+		sed 's/\\x20/ /g' >"$scratch/table"
+	"$VMPCTL" ab report --json "$saved" >"$scratch/json"
+	"$VMPCTL" ab report --csv "$saved" >"$scratch/csv"
+	check "$name: the table has a headline row per metric" [ "$(wc -l <"$scratch/table")" -eq 4 ]
+	check "$name: --json's marker, p and verdict are the table's" equal "json" \
+		"$(jq -r '.metrics[] | [.name, .marker, .p, .verdict] | @tsv' "$scratch/json" |
+			awk -F '\t' -v OFS='\t' '{ $3 = sprintf("%.3g", $3); print }')" \
+		"$(cat "$scratch/table")"
+	check "$name: --json's diff_pct is the table's B vs A" equal "diff_pct" \
+		"$(jq -r '.metrics[] | [.name, .diff_pct] | @tsv' "$scratch/json" |
+			awk -F '\t' '{ printf "%s %.2f%%\n", $1, $2 }')" \
+		"$(awk -F '\t' '{ gsub(/[*() +]/, "", $2); print $1, $2 }' "$scratch/table")"
+	check "$name: --csv's marker is the table's" equal "csv" \
+		"$(csv_column "$scratch/csv" marker)" "$(cut -f 1,2 "$scratch/table")"
+	check "$name: --json says which test each headline is" \
+		jq -e '[.metrics[].test] | all(. == "abba-blocks-t" or . == "welch")' "$scratch/json" >/dev/null
+	check "$name: --json's Welch figures are under unpaired only" \
+		jq -e '.metrics | all(has("welch_p") | not) and all(.unpaired | has("welch_p") and has("diff_pct"))' \
+		"$scratch/json" >/dev/null
+done
+
+finish
