@@ -258,6 +258,17 @@ void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
 	ab_result_init(r, AB_DESIGN_RUNS, report->opts, report->knob_path,
 		       report->seed, report->elapsed_s);
 	r->runs = report;
+	r->precision_reached = report->precision_reached;
+	r->out_of_time = report->out_of_time;
+	r->losses = report->losses.checked ? &report->losses : NULL;
+	r->to_b = &report->toggle_to_b;
+	r->to_a = &report->toggle_to_a;
+	r->sanity = (struct ab_sanity){
+		.unit = "runs",
+		.without_reclaim = report->runs_without_reclaim,
+		.b_not_skipped = report->b_runs_not_skipped,
+		.a_skipped = report->a_runs_skipped,
+	};
 	r->n_metrics = report->n_metrics;
 	for (size_t i = 0; i < report->n_metrics; i++) {
 		const struct ab_metric_report *m = &report->metrics[i];

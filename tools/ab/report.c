@@ -7,7 +7,7 @@
 #include "summary.h"
 #include "output.h"
 
-static const struct ab_design_sections *sections(const struct ab_result *r)
+const struct ab_design_sections *ab_result_sections(const struct ab_result *r)
 {
 	return r->design == AB_DESIGN_RUNS ? &ab_runs_sections : &ab_slices_sections;
 }
@@ -40,7 +40,7 @@ static void print_arms(FILE *out, const struct ab_result *r)
 void ab_result_print_table(FILE *out, const struct ab_result *r)
 {
 	const struct ab_options *o = r->opts;
-	const struct ab_design_sections *design = sections(r);
+	const struct ab_design_sections *design = ab_result_sections(r);
 
 	fprintf(out, "knob %s: A=%s B=%s", r->knob_path, o->value_a, o->value_b);
 	if (design->table_setup)
@@ -57,17 +57,37 @@ void ab_result_print_table(FILE *out, const struct ab_result *r)
 	design->table(out, r);
 }
 
+/*
+ * What both designs have, from the result: the set-up, how far the A/B
+ * went, the losses by arm, the knob's changes and the sanity counts; the
+ * design's own set-up and analysis after the set-up, its samples last.
+ */
 int ab_result_print_json(FILE *out, const struct ab_result *r)
 {
+	const struct ab_design_sections *design = ab_result_sections(r);
+	const struct ab_sanity *sanity = &r->sanity;
 	json_t *doc = json_object();
 
-	sections(r)->json(doc, r);
+	json_put(doc, "mode", json_text(r->design == AB_DESIGN_RUNS ? "runs" :
+					"interleave"));
+	ab_setup_json(doc, r->opts, r->knob_path, r->seed);
+	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
+	ab_progress_json(doc, r->opts, r->precision_reached, r->out_of_time);
+	design->json(doc, r);
+	if (r->losses)
+		json_put(doc, "losses", ab_losses_json(r->losses));
+	json_put(doc, "toggles", ab_toggles_json(r->to_b, r->to_a));
+	json_put(doc, "sanity", ab_sanity_json(r->opts, sanity->unit,
+					       sanity->without_reclaim,
+					       sanity->b_not_skipped,
+					       sanity->a_skipped));
+	design->json_samples(doc, r);
 	return json_print_line(out, doc);
 }
 
 void ab_result_print_csv(FILE *out, const struct ab_result *r)
 {
-	sections(r)->csv(out, r);
+	ab_result_sections(r)->csv(out, r);
 }
 
 /*
@@ -79,7 +99,7 @@ void ab_result_print_markdown(FILE *out, const struct ab_result *r)
 	static const char *const headers[] = {
 		"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
 	};
-	const struct ab_design_sections *design = sections(r);
+	const struct ab_design_sections *design = ab_result_sections(r);
 
 	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", r->knob_path,
 		r->opts->value_a, r->opts->value_b);

@@ -242,13 +242,8 @@ static void json(json_t *doc, const struct ab_result *res)
 	const struct ab_options *o = r->opts;
 	json_t *list, *family;
 
-	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "metric_regex", json_text(o->metric_regex));
-	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
-	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
 	json_put(doc, "blocks_failed", json_count(r->blocks_failed));
-	if (r->losses.checked)
-		json_put(doc, "losses", ab_losses_json(&r->losses));
 	json_put(doc, "ci_method", json_text(r->metrics[0].paired ? "abba-blocks-t" :
 					      "fieller"));
 	family = json_object();
@@ -261,14 +256,40 @@ static void json(json_t *doc, const struct ab_result *res)
 		json_append(list, json_metric(&r->metrics[i], &res->metrics[i],
 					      o->target_pct > 0));
 	json_put(doc, "metrics", list);
-	json_put(doc, "toggles", ab_toggles_json(&r->toggle_to_b, &r->toggle_to_a));
-	list = json_array();
+}
+
+static void json_samples(json_t *doc, const struct ab_result *res)
+{
+	const struct ab_report *r = res->runs;
+	json_t *list = json_array();
+
 	for (size_t i = 0; i < r->n_runs; i++)
 		json_append(list, json_run(&r->runs[i]));
 	json_put(doc, "runs", list);
-	json_put(doc, "sanity", ab_sanity_json(o, "runs", r->runs_without_reclaim,
-					       r->b_runs_not_skipped,
-					       r->a_runs_skipped));
+}
+
+/* A whole run: the --metric value when there is one, then its times. */
+static bool next_sample(const struct ab_result *res, size_t *pos,
+			struct ab_benchstat_sample *s)
+{
+	const struct ab_report *r = res->runs;
+	const struct ab_run *run;
+
+	if (*pos >= r->n_runs)
+		return false;
+	run = &r->runs[(*pos)++];
+	*s = (struct ab_benchstat_sample){ .arm = run->arm };
+	if (r->opts->metric_regex) {
+		s->values[s->n] = run->metric;
+		s->units[s->n++] = r->opts->metric_name;
+	}
+	s->values[s->n] = run->wall_s;
+	s->units[s->n++] = "wall-sec";
+	s->values[s->n] = run->user_s;
+	s->units[s->n++] = "user-sec";
+	s->values[s->n] = run->sys_s;
+	s->units[s->n++] = "sys-sec";
+	return true;
 }
 
 static void csv_summary(FILE *out, const struct stats_summary *s)
@@ -343,5 +364,7 @@ const struct ab_design_sections ab_runs_sections = {
 	.table_metric = table_metric,
 	.table = table,
 	.json = json,
+	.json_samples = json_samples,
+	.next_sample = next_sample,
 	.csv = csv,
 };

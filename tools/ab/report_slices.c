@@ -184,6 +184,12 @@ static void table(FILE *out, const struct ab_result *res)
 		fputs("WARNING: the slices above are not a valid vmpressure A/B\n", out);
 }
 
+/* When the first flip began (CLOCK_MONOTONIC): the slices' times count from it. */
+static double zero_t(const struct interleave *il)
+{
+	return il->n ? il->slices[0].flip_started : 0;
+}
+
 static json_t *json_metric(const struct il_report *r)
 {
 	static const char *const test_keys[] = {
@@ -259,18 +265,13 @@ static void json(json_t *doc, const struct ab_result *res)
 	const struct il_report *r = res->slices;
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
-	json_t *list, *obj;
-	double zero = il->n ? il->slices[0].flip_started : 0;
+	json_t *obj;
 
-	json_put(doc, "mode", json_text("interleave"));
-	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "slice_s", json_real_or_null(o->interleave_s));
 	json_put(doc, "max_flip_s", json_real_or_null(il->max_flip_s));
-	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
 	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
-	json_put(doc, "zero_t", json_real_or_null(zero));
-	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
+	json_put(doc, "zero_t", json_real_or_null(zero_t(il)));
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
 	if (r->latency)
@@ -293,8 +294,6 @@ static void json(json_t *doc, const struct ab_result *res)
 	json_put(obj, "slow_to_b", json_count(r->balance.slow_to_b));
 	json_put(obj, "balanced", json_boolean(r->balance.balanced));
 	json_put(doc, "balance", obj);
-	if (r->losses.checked)
-		json_put(doc, "losses", ab_losses_json(&r->losses));
 	json_put(doc, "carry_over", json_carry_over(&r->carry));
 	obj = json_object();
 	json_put(obj, "kept", json_count(r->pairs.kept));
@@ -305,14 +304,36 @@ static void json(json_t *doc, const struct ab_result *res)
 	obj = il_intervals_json(il);
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
-	json_put(doc, "toggles", ab_toggles_json(&r->flip_to_b, &r->flip_to_a));
-	list = json_array();
+}
+
+static void json_samples(json_t *doc, const struct ab_result *res)
+{
+	const struct interleave *il = res->slices->il;
+	json_t *list = json_array();
+
 	for (size_t k = 0; k < il->n; k++)
-		json_append(list, il_slice_json(il, k, zero));
+		json_append(list, il_slice_json(il, k, zero_t(il)));
 	json_put(doc, "slices", list);
-	json_put(doc, "sanity", ab_sanity_json(o, "slices", r->slices_without_reclaim,
-					       r->b_slices_not_skipped,
-					       r->a_slices_skipped));
+}
+
+/* A kept slice's rate; the dropped ones are no sample. */
+static bool next_sample(const struct ab_result *res, size_t *pos,
+			struct ab_benchstat_sample *s)
+{
+	const struct interleave *il = res->slices->il;
+
+	while (*pos < il->n && il_slice_fate_paired(il, *pos) != IL_KEPT)
+		(*pos)++;
+	if (*pos >= il->n)
+		return false;
+	*s = (struct ab_benchstat_sample){
+		.arm = il->slices[*pos].arm,
+		.n = 1,
+		.values = { il_slice_rate(&il->slices[*pos]) },
+		.units = { res->opts->metric_name },
+	};
+	(*pos)++;
+	return true;
 }
 
 static void csv(FILE *out, const struct ab_result *res)
@@ -373,6 +394,8 @@ const struct ab_design_sections ab_slices_sections = {
 	.table_metric = table_metric,
 	.table = table,
 	.json = json,
+	.json_samples = json_samples,
+	.next_sample = next_sample,
 	.csv = csv,
 	.markdown_note = markdown_note,
 };

@@ -1,10 +1,13 @@
 #!/bin/bash
-# Whole runs: every output's headline is the design's (the ABBA blocks'
-# contrast, or Welch's where a metric has no blocks), so no output's sign
-# or figure can contradict the table's verdict. On the saved whole-run
-# A/Bs, the table's B vs A cell, p and verdict per metric must be --json's
-# top-level marker, p and verdict and --csv's marker; Welch's figures live
-# under "unpaired" (JSON) and unpaired_* (CSV) only.
+# Every output renders one result (tools/ab/result.h):
+# - whole runs: every output's headline is the design's (the ABBA blocks'
+#   contrast, or Welch's where a metric has no blocks), so no output's sign
+#   or figure can contradict the table's verdict. On the saved whole-run
+#   A/Bs, the table's B vs A cell, p and verdict per metric must be --json's
+#   top-level marker, diff_pct, p and verdict and --csv's marker; Welch's
+#   figures live under "unpaired" (JSON) and unpaired_* (CSV) only;
+# - both designs: --json's shared members (set-up, progress, losses, knob
+#   changes, sanity) come first and last in one order, whichever design ran.
 # Inputs: see lib.sh.
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +44,24 @@ for saved in "$fixtures"/ab-save/runs-*.jsonl; do
 	check "$name: --json's Welch figures are under unpaired only" \
 		jq -e '.metrics | all(has("welch_p") | not) and all(.unpaired | has("welch_p") and has("diff_pct"))' \
 		"$scratch/json" >/dev/null
+done
+
+# The members both designs share: the set-up and progress first, the losses
+# (when counted), knob changes and sanity counts last but the samples.
+json_shape() {
+	jq -e '["mode","knob","a","b","order","seed","warmup","command","elapsed_s",
+		"target_pct","precision_pct","precision_reached","out_of_time"] as $head |
+		keys_unsorted | map(select(. != "vmpctl_version" and . != "kernel")) as $k |
+		($k[:13] == $head) and ($k[-3:-1] == ["toggles", "sanity"]) and
+		($k[-1] == "runs" or $k[-1] == "slices") and
+		(($k | index("losses")) == null or ($k | index("losses")) == ($k | index("toggles")) - 1)' \
+		"$1" >/dev/null || { echo "  members: $(jq -c keys_unsorted "$1")"; return 1; }
+}
+
+for saved in "$fixtures"/ab-save/*.jsonl; do
+	name=$(basename "$saved" .jsonl)
+	"$VMPCTL" ab report --json "$saved" >"$scratch/json"
+	check "$name: --json's shared members first and last, in one order" json_shape "$scratch/json"
 done
 
 finish
