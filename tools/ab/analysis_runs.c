@@ -286,6 +286,7 @@ void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
 			.ci_hi_pct = blocks ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct,
 			.p_test = blocks ? m->blocks.p : m->cmp.welch_p,
 			.p = m->p_holm,
+			.significant = m->significant,
 			.verdict = ab_verdict(m),
 			.noise_pct = blocks ? m->blocks.noise_pct : m->cmp.noise_pct,
 			.mde_pct = blocks ? m->blocks.mde_pct : m->cmp.mde_pct,

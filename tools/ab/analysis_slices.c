@@ -510,6 +510,7 @@ void ab_result_of_slices(const struct il_report *report, struct ab_result *r)
 		.ci_hi_pct = report->test.ci_hi,
 		.p_test = report->test.p,
 		.p = report->test.p,
+		.significant = il_significant(report),
 		.verdict = il_verdict(report),
 		.noise_pct = report->cmp.noise_pct,
 		.mde_pct = report->cmp.mde_pct,

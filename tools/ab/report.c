@@ -85,9 +85,60 @@ int ab_result_print_json(FILE *out, const struct ab_result *r)
 	return json_print_line(out, doc);
 }
 
+static void csv_summary(FILE *out, const struct stats_summary *s)
+{
+	const double figures[] = {
+		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median,
+		s->median_ci_lo, s->median_ci_hi, s->median_ci_coverage,
+	};
+
+	fprintf(out, ",%zu", s->n);
+	ab_csv_numbers(out, figures, sizeof(figures) / sizeof(figures[0]));
+}
+
+/*
+ * A header and a row per metric: what both designs have (each arm's
+ * summary, then the design's headline and power), then the design's own.
+ */
 void ab_result_print_csv(FILE *out, const struct ab_result *r)
 {
-	ab_result_sections(r)->csv(out, r);
+	static const char *const arm_columns =
+		"n_%1$s,mean_%1$s,stddev_%1$s,cov_pct_%1$s,min_%1$s,max_%1$s,"
+		"median_%1$s,median_ci_lo_%1$s,median_ci_hi_%1$s,"
+		"median_ci_coverage_%1$s";
+	const struct ab_design_sections *design = ab_result_sections(r);
+
+	fputs("metric,higher_is_better,", out);
+	fprintf(out, arm_columns, "a");
+	fputc(',', out);
+	fprintf(out, arm_columns, "b");
+	fputs(",test,diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,p,p_holm,significant,"
+	      "marker,verdict,noise_pct,mde_pct,needed", out);
+	design->csv_header(out, r);
+	fputc('\n', out);
+	for (size_t i = 0; i < r->n_metrics; i++) {
+		const struct ab_estimate *m = &r->metrics[i];
+		const double headline[] = {
+			m->diff_pct, m->ci_lo_pct, m->ci_hi_pct, m->p_test, m->p,
+		};
+		const double power[] = { m->noise_pct, m->mde_pct };
+		char marker[32];
+
+		/* names, markers and verdicts have no commas or quotes (see --metric-name) */
+		fprintf(out, "%s,%d", m->name, m->higher_is_better);
+		csv_summary(out, m->a);
+		csv_summary(out, m->b);
+		fprintf(out, ",%s", m->test);
+		ab_csv_numbers(out, headline, sizeof(headline) / sizeof(headline[0]));
+		stats_format_marker(marker, sizeof(marker), m->diff_pct, m->significant);
+		fprintf(out, ",%d,%s,%s", m->significant, marker, m->verdict);
+		ab_csv_numbers(out, power, sizeof(power) / sizeof(power[0]));
+		fputc(',', out);
+		if (r->opts->target_pct > 0)
+			fprintf(out, "%zu", m->needed);
+		design->csv_row(out, r, i);
+		fputc('\n', out);
+	}
 }
 
 /*

@@ -292,72 +292,35 @@ static bool next_sample(const struct ab_result *res, size_t *pos,
 	return true;
 }
 
-static void csv_summary(FILE *out, const struct stats_summary *s)
+static void csv_header(FILE *out, const struct ab_result *res)
 {
-	const double figures[] = {
-		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median,
-		s->median_ci_lo, s->median_ci_hi, s->median_ci_coverage,
-	};
-
-	fprintf(out, ",%zu", s->n);
-	ab_csv_numbers(out, figures, sizeof(figures) / sizeof(figures[0]));
+	(void)res;
+	fputs(",blocks,unpaired_diff_pct,unpaired_diff_ci_lo_pct,"
+	      "unpaired_diff_ci_hi_pct,welch_t,welch_df,welch_p,welch_p_holm,mwu_u,"
+	      "mwu_p,mwu_exact,unpaired_noise_pct,unpaired_mde_pct,ratio,ratio_ci_lo,"
+	      "ratio_ci_hi", out);
 }
 
-static void csv(FILE *out, const struct ab_result *res)
+/* The ABBA blocks' count, then the arms as two samples. */
+static void csv_row(FILE *out, const struct ab_result *res, size_t i)
 {
-	const struct ab_report *r = res->runs;
-	static const char *const arm_columns =
-		"n_%1$s,mean_%1$s,stddev_%1$s,cov_pct_%1$s,min_%1$s,max_%1$s,"
-		"median_%1$s,median_ci_lo_%1$s,median_ci_hi_%1$s,"
-		"median_ci_coverage_%1$s";
+	const struct ab_metric_report *m = &res->runs->metrics[i];
+	const struct stats_comparison *c = &m->cmp;
+	const double unpaired[] = {
+		c->diff_pct, c->diff_ci_lo_pct, c->diff_ci_hi_pct, c->welch_t,
+		c->welch_df, c->welch_p, m->welch_p_holm, c->mwu_u, c->mwu_p,
+	};
+	const double unpaired_spread[] = {
+		c->noise_pct, c->mde_pct, c->ratio, c->ratio_ci_lo, c->ratio_ci_hi,
+	};
 
-	fputs("metric,higher_is_better,", out);
-	fprintf(out, arm_columns, "a");
 	fputc(',', out);
-	fprintf(out, arm_columns, "b");
-	fputs(",test,diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,p,p_holm,significant,"
-	      "marker,noise_pct,mde_pct,runs_needed,blocks,unpaired_diff_pct,"
-	      "unpaired_diff_ci_lo_pct,unpaired_diff_ci_hi_pct,welch_t,welch_df,"
-	      "welch_p,welch_p_holm,mwu_u,mwu_p,mwu_exact,unpaired_noise_pct,"
-	      "unpaired_mde_pct,ratio,ratio_ci_lo,ratio_ci_hi\n", out);
-	for (size_t i = 0; i < r->n_metrics; i++) {
-		const struct ab_metric_report *m = &r->metrics[i];
-		const struct ab_estimate *e = &res->metrics[i];
-		const struct stats_comparison *c = &m->cmp;
-		const double design[] = {
-			e->diff_pct, e->ci_lo_pct, e->ci_hi_pct, e->p_test, e->p,
-		};
-		const double unpaired[] = {
-			c->diff_pct, c->diff_ci_lo_pct, c->diff_ci_hi_pct, c->welch_t,
-			c->welch_df, c->welch_p, m->welch_p_holm, c->mwu_u, c->mwu_p,
-		};
-		const double unpaired_spread[] = {
-			c->noise_pct, c->mde_pct, c->ratio, c->ratio_ci_lo, c->ratio_ci_hi,
-		};
-		char marker[32];
-
-		/* names and markers have no commas or quotes (see --metric-name) */
-		fprintf(out, "%s,%d", m->name, m->higher_is_better);
-		csv_summary(out, &c->a);
-		csv_summary(out, &c->b);
-		fprintf(out, ",%s", e->test);
-		ab_csv_numbers(out, design, sizeof(design) / sizeof(design[0]));
-		stats_format_marker(marker, sizeof(marker), e->diff_pct, m->significant);
-		fprintf(out, ",%d,%s", m->significant, marker);
-		ab_csv_number(out, e->noise_pct);
-		ab_csv_number(out, e->mde_pct);
-		fputc(',', out);
-		if (r->opts->target_pct > 0)
-			fprintf(out, "%zu", e->needed);
-		fputc(',', out);
-		if (m->paired)
-			fprintf(out, "%zu", m->blocks.n);
-		ab_csv_numbers(out, unpaired, sizeof(unpaired) / sizeof(unpaired[0]));
-		fprintf(out, ",%d", c->mwu_exact);
-		ab_csv_numbers(out, unpaired_spread,
-			       sizeof(unpaired_spread) / sizeof(unpaired_spread[0]));
-		fputc('\n', out);
-	}
+	if (m->paired)
+		fprintf(out, "%zu", m->blocks.n);
+	ab_csv_numbers(out, unpaired, sizeof(unpaired) / sizeof(unpaired[0]));
+	fprintf(out, ",%d", c->mwu_exact);
+	ab_csv_numbers(out, unpaired_spread,
+		       sizeof(unpaired_spread) / sizeof(unpaired_spread[0]));
 }
 
 const struct ab_design_sections ab_runs_sections = {
@@ -366,5 +329,6 @@ const struct ab_design_sections ab_runs_sections = {
 	.json = json,
 	.json_samples = json_samples,
 	.next_sample = next_sample,
-	.csv = csv,
+	.csv_header = csv_header,
+	.csv_row = csv_row,
 };

@@ -336,47 +336,41 @@ static bool next_sample(const struct ab_result *res, size_t *pos,
 	return true;
 }
 
-static void csv(FILE *out, const struct ab_result *res)
+static void csv_header(FILE *out, const struct ab_result *res)
+{
+	(void)res;
+	fputs(",pairs,mean_b_minus_a,stddev_b_minus_a,paired_t,df,paired_t_p,"
+	      "wilcoxon_w,wilcoxon_p,wilcoxon_exact,correlation,pairs_dropped,"
+	      "intervals_straddling,elapsed_s,kept_time_s,flip_a_to_b_median_s,"
+	      "flip_b_to_a_median_s,pairs_ab,pairs_ba,balanced,carry_over_p,"
+	      "carry_over", out);
+}
+
+/* The pairs' own tests, then the drops, times, balance and carry-over. */
+static void csv_row(FILE *out, const struct ab_result *res, size_t i)
 {
 	const struct il_report *r = res->slices;
 	const struct stats_paired *c = &r->cmp;
-	const double arms[] = {
-		c->a.mean, c->a.stddev, c->a.cov_pct, c->b.mean, c->b.stddev,
-		c->b.cov_pct, c->d.mean, c->d.stddev, r->test.mean, r->test.ci_lo,
-		r->test.ci_hi, c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p,
+	const double pairs[] = {
+		c->d.mean, c->d.stddev, c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p,
 	};
-	const double spread[] = { c->correlation, c->noise_pct, c->mde_pct };
 	const double times[] = {
 		r->elapsed_s, r->kept_time_s,
 		r->flip_to_b.n ? r->flip_to_b.median : NAN,
-		r->flip_to_a.n ? r->flip_to_a.median : NAN, r->test.p,
+		r->flip_to_a.n ? r->flip_to_a.median : NAN,
 	};
-	char marker[32];
 
-	fputs("metric,higher_is_better,pairs,mean_a,stddev_a,cov_pct_a,mean_b,"
-	      "stddev_b,cov_pct_b,mean_b_minus_a,stddev_b_minus_a,diff_pct,"
-	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,paired_t_p,wilcoxon_w,"
-	      "wilcoxon_p,"
-	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
-	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
-	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signed_rank_p,"
-	      "pairs_ab,pairs_ba,balanced,carry_over_p,carry_over\n", out);
-	/* names and markers have no commas or quotes (see --metric-name) */
-	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
-		c->n);
-	ab_csv_numbers(out, arms, sizeof(arms) / sizeof(arms[0]));
-	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
-	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, il_significant(r), marker);
-	ab_csv_numbers(out, spread, sizeof(spread) / sizeof(spread[0]));
-	fputc(',', out);
-	if (r->opts->target_pct > 0)
-		fprintf(out, "%zu", r->pairs_needed);
+	(void)i;	/* one metric */
+	fprintf(out, ",%zu", c->n);
+	ab_csv_numbers(out, pairs, sizeof(pairs) / sizeof(pairs[0]));
+	fprintf(out, ",%d", c->wilcoxon_exact);
+	ab_csv_number(out, c->correlation);
 	fprintf(out, ",%zu,%zu", r->pairs.dropped, r->il->intervals_straddling);
 	ab_csv_numbers(out, times, sizeof(times) / sizeof(times[0]));
 	fprintf(out, ",%zu,%zu,%d", r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced);
 	ab_csv_number(out, r->carry.checked ? r->carry.test.p : NAN);
-	fprintf(out, ",%d\n", r->carry.found);
+	fprintf(out, ",%d", r->carry.found);
 }
 
 static void markdown_note(FILE *out, const struct ab_result *res)
@@ -396,6 +390,7 @@ const struct ab_design_sections ab_slices_sections = {
 	.json = json,
 	.json_samples = json_samples,
 	.next_sample = next_sample,
-	.csv = csv,
+	.csv_header = csv_header,
+	.csv_row = csv_row,
 	.markdown_note = markdown_note,
 };

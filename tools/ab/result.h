@@ -37,6 +37,7 @@ struct ab_estimate {
 	double ci_hi_pct;
 	double p_test;		/* that test's p */
 	double p;		/* Holm-adjusted across the metrics with a verdict */
+	bool significant;	/* p below STATS_ALPHA */
 	const char *verdict;
 	/* power, of the same test */
 	double noise_pct;	/* the spread of what it compares, % of mean A */
@@ -127,7 +128,12 @@ struct ab_design_sections {
 	 */
 	bool (*next_sample)(const struct ab_result *r, size_t *pos,
 			    struct ab_benchstat_sample *s);
-	void (*csv)(FILE *out, const struct ab_result *r);
+	/*
+	 * the design's own CSV columns after those both share: ",NAME..."
+	 * in the header, ",VALUE..." in metric i's row
+	 */
+	void (*csv_header)(FILE *out, const struct ab_result *r);
+	void (*csv_row)(FILE *out, const struct ab_result *r, size_t i);
 	/* after the Markdown table; NULL: nothing */
 	void (*markdown_note)(FILE *out, const struct ab_result *r);
 };

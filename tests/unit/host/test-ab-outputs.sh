@@ -7,7 +7,9 @@
 #   top-level marker, diff_pct, p and verdict and --csv's marker; Welch's
 #   figures live under "unpaired" (JSON) and unpaired_* (CSV) only;
 # - both designs: --json's shared members (set-up, progress, losses, knob
-#   changes, sanity) come first and last in one order, whichever design ran.
+#   changes, sanity) come first and last in one order, and --csv's shared
+#   columns (each arm's summary, the headline, its verdict and power) first,
+#   whichever design ran.
 # Inputs: see lib.sh.
 # shellcheck source=tests/unit/host/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -58,10 +60,27 @@ json_shape() {
 		"$1" >/dev/null || { echo "  members: $(jq -c keys_unsorted "$1")"; return 1; }
 }
 
+# ... and the CSV columns both share, first: each arm's summary, the
+# design's headline and its power.
+shared_columns=metric,higher_is_better
+for arm in a b; do
+	for column in n mean stddev cov_pct min max median median_ci_lo median_ci_hi \
+		median_ci_coverage; do
+		shared_columns+=,${column}_$arm
+	done
+done
+shared_columns+=,test,diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,p,p_holm,significant,marker
+shared_columns+=,verdict,noise_pct,mde_pct,needed
+
 for saved in "$fixtures"/ab-save/*.jsonl; do
 	name=$(basename "$saved" .jsonl)
 	"$VMPCTL" ab report --json "$saved" >"$scratch/json"
 	check "$name: --json's shared members first and last, in one order" json_shape "$scratch/json"
+	check "$name: --csv's shared columns first" equal "header" \
+		"$("$VMPCTL" ab report --csv "$saved" | head -n 1 | cut -d, -f 1-34)" "$shared_columns"
+	check "$name: --csv's verdict is --json's" equal "verdict" \
+		"$(csv_column <("$VMPCTL" ab report --csv "$saved") verdict | cut -f 2)" \
+		"$(jq -r '(.metrics // [.metric])[] | .verdict' "$scratch/json")"
 done
 
 finish
