@@ -48,10 +48,6 @@ reload() {
 	insmod "$MODULE" "$@" 2>/dev/null
 }
 
-field() {
-	echo "$1" | cut -d, -f"$2"
-}
-
 # 1. One row of the per-call cost table from one read of the bench module,
 # which times the floor and vmpressure() alternately: the ratio is taken
 # between the two of the same read. skipped/call is how many of the timed
@@ -148,14 +144,22 @@ toggle_header() {
 		"n" "0->1 med" "0->1 max"
 }
 
-# 3. One summary row from ab's CSV file (the metric line).
+# 3. One summary row from ab's CSV file (the metric line): the design's
+# figures, as the table's headline row.
 pft_row() {
-	line=$(grep '^metric,[01],' "$2")
 	printf '%-17s %9.1f %9.1f  %6.4f  %-10s [%+.2f%%, %+.2f%%]  %6.3g  %6.2f%%\n' \
-		"$1" "$(field "$line" 4)" "$(field "$line" 14)" \
-		"$(awk -v a="$(field "$line" 4)" -v b="$(field "$line" 14)" 'BEGIN { print b / a }')" \
-		"$(field "$line" 33)" "$(field "$line" 24)" "$(field "$line" 25)" \
-		"$(field "$line" 28)" "$(field "$line" 35)" >>/tmp/pft-rows
+		"$1" "$(column_of "$2" mean_a)" "$(column_of "$2" mean_b)" \
+		"$(awk -v a="$(column_of "$2" mean_a)" -v b="$(column_of "$2" mean_b)" 'BEGIN { print b / a }')" \
+		"$(column_of "$2" marker)" "$(column_of "$2" diff_ci_lo_pct)" \
+		"$(column_of "$2" diff_ci_hi_pct)" "$(column_of "$2" p)" \
+		"$(column_of "$2" mde_pct)"
+}
+
+# column_of CSV NAME: the first metric's (--metric's) column NAME, found by
+# the header, of `vmpctl ab --csv`'s output.
+column_of() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == 2 { print $c; exit }' "$1"
 }
 
 # The sections to run: vmpctl_bench.sections=1,2 on the kernel command line
@@ -270,7 +274,7 @@ echo "== stock check: vmpctl ab --switch (module absent / loaded, enabled=1) -- 
 vmpctl ab -n "$STOCK_RUNS" -w 1 -q --switch "$MODULE_STATE" --a absent --b stock \
 	--metric "$FAULTS" --higher-is-better --csv -- $PFT >/tmp/ab.csv
 cat /tmp/ab.csv
-pft_row "absent -> stock" /tmp/ab.csv
+pft_row "absent -> stock" /tmp/ab.csv >>/tmp/pft-rows
 echo
 
 for method in $BACKENDS; do
@@ -283,7 +287,7 @@ for method in $BACKENDS; do
 	vmpctl ab -n "$RUNS" -w 1 -q --metric "$FAULTS" --higher-is-better \
 		--target 1% --csv -- $PFT >/tmp/ab.csv
 	cat /tmp/ab.csv
-	pft_row "stock -> $method" /tmp/ab.csv
+	pft_row "stock -> $method" /tmp/ab.csv >>/tmp/pft-rows
 	echo
 done
 unload
@@ -355,12 +359,14 @@ json_flag() {
 }
 
 # abba_split FILE OUT: whole-run ABBA's figures from `vmpctl ab --json` in
-# FILE (fault/wsec the first metric), into OUT-unpaired and OUT-paired: the
-# metric names its paired figures ("blocks") with the same keys as the
-# unpaired ones, so each is read from a copy that holds only its own.
+# FILE (fault/wsec the first metric), into OUT-paired (the design's, paired
+# by block: the metric's own keys), OUT-unpaired (Welch's and Fieller's:
+# its "unpaired" object, under the same keys) and OUT-blocks (the blocks'
+# count), each read from a copy that holds only its own.
 abba_split() {
-	sed 's/"blocks":{[^}]*}//' "$1" >"$2-unpaired"
-	json_obj "$1" blocks >"$2-paired"
+	sed 's/"unpaired":{[^}]*}//g' "$1" >"$2-paired"
+	json_obj "$1" unpaired >"$2-unpaired"
+	json_obj "$1" blocks >"$2-blocks"
 }
 
 # aa_interval K N: the rate of K false positives in N runs with its 95%
@@ -501,13 +507,13 @@ echo "== 4b. whole-run ABBA: vmpctl ab -T $IL_BUDGET -- $PFT"
 vmpctl ab -n 100000 -w 1 -T "$IL_BUDGET" -q --json --metric "$FAULTS" \
 	--metric-name fault/wsec --higher-is-better -- $PFT >/tmp/abba.json || true
 abba_split /tmp/abba.json /tmp/abba
-abba_n=$(json_num /tmp/abba-unpaired n)
-abba_s=$(json_num /tmp/abba-unpaired elapsed_s)
+abba_n=$(json_num /tmp/abba.json n)
+abba_s=$(json_num /tmp/abba.json elapsed_s)
 abba_mde=$(json_num /tmp/abba-unpaired mde_pct)
-abba_paired_n=$(json_num /tmp/abba-paired n)
+abba_paired_n=$(json_num /tmp/abba-blocks n)
 abba_paired_mde=$(json_num /tmp/abba-paired mde_pct)
 printf 'unpaired: %s runs per arm in %.0f s, run CoV %.1f%% (arm A); B vs A %+.2f%%, Fieller 95%% CI %s, Welch p %.3g, MDE %.2f%%\n' \
-	"$abba_n" "$abba_s" "$(json_num /tmp/abba-unpaired cov_pct)" \
+	"$abba_n" "$abba_s" "$(json_num /tmp/abba.json cov_pct)" \
 	"$(json_num /tmp/abba-unpaired diff_pct)" "$(json_interval /tmp/abba-unpaired diff_ci_pct)" \
 	"$(json_num /tmp/abba-unpaired welch_p)" "$abba_mde"
 printf 'paired by block (its design): %s blocks; B vs A %+.2f%%, 95%% CI %s, paired t p %.3g, MDE %.2f%%\n' \
@@ -535,7 +541,7 @@ printf 'sign-flip test (exact: %s): B vs A %+.2f%%, 95%% CI %s (the test inverte
 	"$(json_interval /tmp/il.json diff_ci_pct)" "$(json_num /tmp/il.json signed_rank_p)" \
 	"$(sed -n 's/.*"verdict":"\([^"]*\)".*/\1/p' /tmp/il.json | head -n 1)" "$il_mde"
 printf 'for reference: paired t p %.3g, Wilcoxon p %.3g, Fieller 95%% CI %s\n' \
-	"$(json_num /tmp/il.json p)" "$(json_num /tmp/il.json wilcoxon_p)" \
+	"$(json_num /tmp/il.json paired_t_p)" "$(json_num /tmp/il.json wilcoxon_p)" \
 	"$(json_interval /tmp/il.json fieller_ci_pct)"
 printf 'balance: kept pairs AB:BA %s:%s (p %.3g); slices right after a flip: A %s, B %s (p %.3g); flips over --max-flip: to A %s of %s, to B %s of %s; balanced: %s\n' \
 	"$(json_num /tmp/il-balance pairs_ab)" "$(json_num /tmp/il-balance pairs_ba)" \
@@ -625,7 +631,7 @@ echo
 echo "== 4. summary: whole-run ABBA against interleaved, $IL_BUDGET s each, pft fault rate"
 printf '%-26s %7s  %-14s  %-24s  %7s\n' "mode, analysis" "wall s" "n" "noise" "MDE"
 printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "ABBA runs, unpaired" "$abba_s" "$abba_n/arm" \
-	"run CoV $(printf %.1f "$(json_num /tmp/abba-unpaired cov_pct)")% (arm A)" "$abba_mde"
+	"run CoV $(printf %.1f "$(json_num /tmp/abba.json cov_pct)")% (arm A)" "$abba_mde"
 printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "ABBA runs, paired by block" "$abba_s" \
 	"$abba_paired_n blocks" "block diff $(printf %.1f "$(json_num /tmp/abba-paired noise_pct)")%" "$abba_paired_mde"
 printf '%-26s %7.0f  %-14s  %-24s  %6.2f%%\n' "interleaved, sign-flip" "$il_s" "$il_pairs pairs" \

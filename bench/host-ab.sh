@@ -150,13 +150,14 @@ median() {
 	jq -r 'def rn($k): if type == "number" then . * $k | round / $k else "-" end; def r1: rn(10); def r2: rn(100); def r3: rn(1000);
 		.metrics[0] as $m |
 		"whole runs, ABBA, 1 s each, \(.elapsed_s | floor) s, \([.runs[] | select(.arm == "A")] | length)/\([.runs[] | select(.arm == "B")] | length) runs, \($m.blocks.n) blocks, '"$effect"'% injected:",
-		"  old: unpaired (Welch, Fieller):   B vs A \($m.diff_pct | r2)% [\($m.diff_ci_pct[0] | r2)%, \($m.diff_ci_pct[1] | r2)%], p \($m.welch_p | r3), MDE \($m.mde_pct | r2)%",
-		"  new: within ABBA blocks (design): B vs A \($m.blocks.diff_pct | r2)% [\($m.blocks.diff_ci_pct[0] | r2)%, \($m.blocks.diff_ci_pct[1] | r2)%], p \($m.blocks.p | r3), MDE \($m.blocks.mde_pct | r2)%",
-		"  MDE, unpaired / within blocks: \(try ($m.mde_pct / $m.blocks.mde_pct) catch null | r2)x"' "$out/abba.json"
+		$m.unpaired as $u |
+		"  old: unpaired (Welch, Fieller):   B vs A \($u.diff_pct | r2)% [\($u.diff_ci_pct[0] | r2)%, \($u.diff_ci_pct[1] | r2)%], p \($u.welch_p | r3), MDE \($u.mde_pct | r2)%",
+		"  new: the design (\($m.test)):  B vs A \($m.diff_pct | r2)% [\($m.diff_ci_pct[0] | r2)%, \($m.diff_ci_pct[1] | r2)%], p \($m.p | r3), MDE \($m.mde_pct | r2)%",
+		"  MDE, unpaired / the design: \(try ($u.mde_pct / $m.mde_pct) catch null | r2)x"' "$out/abba.json"
 	jq -r 'def rn($k): if type == "number" then . * $k | round / $k else "-" end; def r1: rn(10); def r2: rn(100); def r3: rn(1000);
 		.metric as $m |
 		"interleaved, 4e'"'"'s A/A run, \(.pairs.kept) pairs:",
-		"  old: mean, paired t, Fieller:     B vs A \($m.ratio - 1 | . * 100 | r2)% [\($m.fieller_ci_pct[0] | r2)%, \($m.fieller_ci_pct[1] | r2)%], p \($m.p | r3)",
+		"  old: mean, paired t, Fieller:     B vs A \($m.ratio - 1 | . * 100 | r2)% [\($m.fieller_ci_pct[0] | r2)%, \($m.fieller_ci_pct[1] | r2)%], p \($m.paired_t_p | r3)",
 		"  new: Hodges-Lehmann, signed rank: B vs A \($m.diff_pct | r2)% [\($m.diff_ci_pct[0] | r2)%, \($m.diff_ci_pct[1] | r2)%], p \($m.signed_rank_p | r3), MDE \($m.mde_pct | r2)%",
 		"  new: order- and drift-adjusted:   B vs A \($m.order_adjusted_pct | r2)% [\($m.order_adjusted_ci_pct[0] | r2)%, \($m.order_adjusted_ci_pct[1] | r2)%], p \($m.order_adjusted_p | r3)",
 		"  CI width, adjusted / Hodges-Lehmann: \(try (($m.order_adjusted_ci_pct[1] - $m.order_adjusted_ci_pct[0]) / ($m.diff_ci_pct[1] - $m.diff_ci_pct[0])) catch null | r2)x"' "$out/aa.json"

@@ -258,6 +258,17 @@ void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
 	ab_result_init(r, AB_DESIGN_RUNS, report->opts, report->knob_path,
 		       report->seed, report->elapsed_s);
 	r->runs = report;
+	r->precision_reached = report->precision_reached;
+	r->out_of_time = report->out_of_time;
+	r->losses = report->losses.checked ? &report->losses : NULL;
+	r->to_b = &report->toggle_to_b;
+	r->to_a = &report->toggle_to_a;
+	r->sanity = (struct ab_sanity){
+		.unit = "runs",
+		.without_reclaim = report->runs_without_reclaim,
+		.b_not_skipped = report->b_runs_not_skipped,
+		.a_skipped = report->a_runs_skipped,
+	};
 	r->n_metrics = report->n_metrics;
 	for (size_t i = 0; i < report->n_metrics; i++) {
 		const struct ab_metric_report *m = &report->metrics[i];
@@ -269,11 +280,17 @@ void ab_result_of_runs(const struct ab_report *report, struct ab_result *r)
 			.higher_is_better = m->higher_is_better,
 			.a = &m->cmp.a,
 			.b = &m->cmp.b,
+			.test = blocks ? "abba-blocks-t" : "welch",
 			.diff_pct = blocks ? m->blocks.diff_pct : m->cmp.diff_pct,
 			.ci_lo_pct = blocks ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct,
 			.ci_hi_pct = blocks ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct,
+			.p_test = blocks ? m->blocks.p : m->cmp.welch_p,
 			.p = m->p_holm,
+			.significant = m->significant,
 			.verdict = ab_verdict(m),
+			.noise_pct = blocks ? m->blocks.noise_pct : m->cmp.noise_pct,
+			.mde_pct = blocks ? m->blocks.mde_pct : m->cmp.mde_pct,
+			.needed = m->runs_needed,
 		};
 	}
 }

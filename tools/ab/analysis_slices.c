@@ -486,6 +486,17 @@ void ab_result_of_slices(const struct il_report *report, struct ab_result *r)
 	ab_result_init(r, AB_DESIGN_SLICES, report->opts, report->knob_path,
 		       report->seed, report->elapsed_s);
 	r->slices = report;
+	r->precision_reached = report->precision_reached;
+	r->out_of_time = report->out_of_time;
+	r->losses = report->losses.checked ? &report->losses : NULL;
+	r->to_b = &report->flip_to_b;
+	r->to_a = &report->flip_to_a;
+	r->sanity = (struct ab_sanity){
+		.unit = "slices",
+		.without_reclaim = report->slices_without_reclaim,
+		.b_not_skipped = report->b_slices_not_skipped,
+		.a_skipped = report->a_slices_skipped,
+	};
 	r->n_metrics = 1;
 	r->metrics[0] = (struct ab_estimate){
 		.name = report->opts->metric_name,
@@ -493,10 +504,16 @@ void ab_result_of_slices(const struct il_report *report, struct ab_result *r)
 		.a = &report->cmp.a,
 		.b = &report->cmp.b,
 		.b_minus_a = &report->cmp.d,
+		.test = "signed-rank",
 		.diff_pct = report->test.mean,
 		.ci_lo_pct = report->test.ci_lo,
 		.ci_hi_pct = report->test.ci_hi,
+		.p_test = report->test.p,
 		.p = report->test.p,
+		.significant = il_significant(report),
 		.verdict = il_verdict(report),
+		.noise_pct = report->cmp.noise_pct,
+		.mde_pct = report->cmp.mde_pct,
+		.needed = report->pairs_needed,
 	};
 }

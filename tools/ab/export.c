@@ -45,17 +45,18 @@ static void put_unit(FILE *out, const char *name)
 
 /*
  * Go's benchmark data format: "key: value" configuration lines, then one
- * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample: a whole run,
- * or a kept slice. The arm is a sub-benchmark key (/arm=A), which
- * benchstat -col /arm compares. A print_fn, the format unused.
+ * "BenchmarkNAME ITERATIONS VALUE UNIT..." line per sample the design
+ * gives (a whole run, or a kept slice). The arm is a sub-benchmark key
+ * (/arm=A), which benchstat -col /arm compares. A print_fn, the format
+ * unused.
  */
 static int print_benchstat(FILE *out, const void *result, enum ab_format format)
 {
 	const struct ab_result *r = result;
 	const struct ab_options *o = r->opts;
-	const struct ab_run *runs = r->runs ? r->runs->runs : NULL;
-	size_t n_runs = r->runs ? r->runs->n_runs : 0;
-	const struct interleave *il = r->slices ? r->slices->il : NULL;
+	const struct ab_design_sections *design = ab_result_sections(r);
+	struct ab_benchstat_sample sample;
+	size_t pos = 0;
 
 	(void)format;
 	fprintf(out, "knob: %s\nvalue-a: %s\nvalue-b: %s\ncommand:", r->knob_path,
@@ -63,23 +64,12 @@ static int print_benchstat(FILE *out, const void *result, enum ab_format format)
 	for (char **arg = o->cmd; arg && *arg; arg++)
 		fprintf(out, " %s", *arg);
 	fputc('\n', out);
-	for (size_t i = 0; i < n_runs; i++) {
-		const struct ab_run *run = &runs[i];
-
-		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(run->arm));
-		if (o->metric_regex) {
-			fprintf(out, "\t%.10g ", run->metric);
-			put_unit(out, o->metric_name);
+	while (design->next_sample(r, &pos, &sample)) {
+		fprintf(out, "BenchmarkAB/arm=%s\t1", ab_arm_name(sample.arm));
+		for (size_t i = 0; i < sample.n; i++) {
+			fprintf(out, "\t%.10g ", sample.values[i]);
+			put_unit(out, sample.units[i]);
 		}
-		fprintf(out, "\t%.10g wall-sec\t%.10g user-sec\t%.10g sys-sec\n",
-			run->wall_s, run->user_s, run->sys_s);
-	}
-	for (size_t k = 0; il && k < il->n; k++) {
-		if (il_slice_fate_paired(il, k) != IL_KEPT)
-			continue;
-		fprintf(out, "BenchmarkAB/arm=%s\t1\t%.10g ",
-			ab_arm_name(il->slices[k].arm), il_slice_rate(&il->slices[k]));
-		put_unit(out, o->metric_name);
 		fputc('\n', out);
 	}
 	return 0;

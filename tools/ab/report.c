@@ -7,7 +7,7 @@
 #include "summary.h"
 #include "output.h"
 
-static const struct ab_design_sections *sections(const struct ab_result *r)
+const struct ab_design_sections *ab_result_sections(const struct ab_result *r)
 {
 	return r->design == AB_DESIGN_RUNS ? &ab_runs_sections : &ab_slices_sections;
 }
@@ -40,7 +40,7 @@ static void print_arms(FILE *out, const struct ab_result *r)
 void ab_result_print_table(FILE *out, const struct ab_result *r)
 {
 	const struct ab_options *o = r->opts;
-	const struct ab_design_sections *design = sections(r);
+	const struct ab_design_sections *design = ab_result_sections(r);
 
 	fprintf(out, "knob %s: A=%s B=%s", r->knob_path, o->value_a, o->value_b);
 	if (design->table_setup)
@@ -57,17 +57,88 @@ void ab_result_print_table(FILE *out, const struct ab_result *r)
 	design->table(out, r);
 }
 
+/*
+ * What both designs have, from the result: the set-up, how far the A/B
+ * went, the losses by arm, the knob's changes and the sanity counts; the
+ * design's own set-up and analysis after the set-up, its samples last.
+ */
 int ab_result_print_json(FILE *out, const struct ab_result *r)
 {
+	const struct ab_design_sections *design = ab_result_sections(r);
+	const struct ab_sanity *sanity = &r->sanity;
 	json_t *doc = json_object();
 
-	sections(r)->json(doc, r);
+	json_put(doc, "mode", json_text(r->design == AB_DESIGN_RUNS ? "runs" :
+					"interleave"));
+	ab_setup_json(doc, r->opts, r->knob_path, r->seed);
+	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
+	ab_progress_json(doc, r->opts, r->precision_reached, r->out_of_time);
+	design->json(doc, r);
+	if (r->losses)
+		json_put(doc, "losses", ab_losses_json(r->losses));
+	json_put(doc, "toggles", ab_toggles_json(r->to_b, r->to_a));
+	json_put(doc, "sanity", ab_sanity_json(r->opts, sanity->unit,
+					       sanity->without_reclaim,
+					       sanity->b_not_skipped,
+					       sanity->a_skipped));
+	design->json_samples(doc, r);
 	return json_print_line(out, doc);
 }
 
+static void csv_summary(FILE *out, const struct stats_summary *s)
+{
+	const double figures[] = {
+		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median,
+		s->median_ci_lo, s->median_ci_hi, s->median_ci_coverage,
+	};
+
+	fprintf(out, ",%zu", s->n);
+	ab_csv_numbers(out, figures, sizeof(figures) / sizeof(figures[0]));
+}
+
+/*
+ * A header and a row per metric: what both designs have (each arm's
+ * summary, then the design's headline and power), then the design's own.
+ */
 void ab_result_print_csv(FILE *out, const struct ab_result *r)
 {
-	sections(r)->csv(out, r);
+	static const char *const arm_columns =
+		"n_%1$s,mean_%1$s,stddev_%1$s,cov_pct_%1$s,min_%1$s,max_%1$s,"
+		"median_%1$s,median_ci_lo_%1$s,median_ci_hi_%1$s,"
+		"median_ci_coverage_%1$s";
+	const struct ab_design_sections *design = ab_result_sections(r);
+
+	fputs("metric,higher_is_better,", out);
+	fprintf(out, arm_columns, "a");
+	fputc(',', out);
+	fprintf(out, arm_columns, "b");
+	fputs(",test,diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,p,p_holm,significant,"
+	      "marker,verdict,noise_pct,mde_pct,needed", out);
+	design->csv_header(out, r);
+	fputc('\n', out);
+	for (size_t i = 0; i < r->n_metrics; i++) {
+		const struct ab_estimate *m = &r->metrics[i];
+		const double headline[] = {
+			m->diff_pct, m->ci_lo_pct, m->ci_hi_pct, m->p_test, m->p,
+		};
+		const double power[] = { m->noise_pct, m->mde_pct };
+		char marker[32];
+
+		/* names, markers and verdicts have no commas or quotes (see --metric-name) */
+		fprintf(out, "%s,%d", m->name, m->higher_is_better);
+		csv_summary(out, m->a);
+		csv_summary(out, m->b);
+		fprintf(out, ",%s", m->test);
+		ab_csv_numbers(out, headline, sizeof(headline) / sizeof(headline[0]));
+		stats_format_marker(marker, sizeof(marker), m->diff_pct, m->significant);
+		fprintf(out, ",%d,%s,%s", m->significant, marker, m->verdict);
+		ab_csv_numbers(out, power, sizeof(power) / sizeof(power[0]));
+		fputc(',', out);
+		if (r->opts->target_pct > 0)
+			fprintf(out, "%zu", m->needed);
+		design->csv_row(out, r, i);
+		fputc('\n', out);
+	}
 }
 
 /*
@@ -79,7 +150,7 @@ void ab_result_print_markdown(FILE *out, const struct ab_result *r)
 	static const char *const headers[] = {
 		"metric", "A mean", "B mean", "B vs A", "95% CI", "p", "verdict"
 	};
-	const struct ab_design_sections *design = sections(r);
+	const struct ab_design_sections *design = ab_result_sections(r);
 
 	fprintf(out, "vmpctl ab: knob `%s`, A=`%s` B=`%s`, command `", r->knob_path,
 		r->opts->value_a, r->opts->value_b);

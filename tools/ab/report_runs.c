@@ -72,35 +72,32 @@ static void print_sanity(FILE *out, const struct ab_report *r)
 		      out);
 }
 
-/* a percentage with a sign or not; "-" where it is undefined (mean 0) */
-/* The last column (runs per arm for --target) only exists with --target. */
-static void add_diff_row(struct table *t, const struct ab_metric_report *m)
+/*
+ * One metric's row: the design's figures (e), then the arms as two samples
+ * (m); the last column (runs per arm for --target) only exists with --target.
+ */
+static void add_diff_row(struct table *t, const struct ab_metric_report *m,
+			 const struct ab_estimate *e)
 {
 	const struct stats_comparison *c = &m->cmp;
-	const struct stats_paired *d = &m->blocks;
-	bool blocks = m->paired;	/* the design's figures; Welch's without */
 	char cells[10][48];
 	const char *row[10];
 
 	snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
-	stats_format_marker(cells[1], sizeof(cells[1]),
-			    blocks ? d->diff_pct : c->diff_pct, m->significant);
-	ab_ci_cell(cells[2], sizeof(cells[2]),
-		   blocks ? d->diff_ci_lo_pct : c->diff_ci_lo_pct,
-		   blocks ? d->diff_ci_hi_pct : c->diff_ci_hi_pct);
+	stats_format_marker(cells[1], sizeof(cells[1]), e->diff_pct, m->significant);
+	ab_ci_cell(cells[2], sizeof(cells[2]), e->ci_lo_pct, e->ci_hi_pct);
 	/* the unpaired figures, with --output only */
 	snprintf(cells[3], sizeof(cells[3]), "%.3g", c->welch_t);
-	snprintf(cells[4], sizeof(cells[4]), "%.3g", blocks ? d->p : c->welch_p);
-	ab_cell(cells[5], sizeof(cells[5]), "%.3g", m->p_holm);
+	snprintf(cells[4], sizeof(cells[4]), "%.3g", e->p_test);
+	ab_cell(cells[5], sizeof(cells[5]), "%.3g", e->p);
 	snprintf(cells[6], sizeof(cells[6]), "%.3g%s", c->mwu_p,
 		 c->mwu_exact ? "" : "~");
-	snprintf(cells[7], sizeof(cells[7]), "%s", ab_verdict(m));
-	ab_cell(cells[8], sizeof(cells[8]), "%.2f%%",
-		blocks ? d->mde_pct : c->mde_pct);
-	if (m->runs_needed >= STATS_RUNS_NEEDED_MAX)
+	snprintf(cells[7], sizeof(cells[7]), "%s", e->verdict);
+	ab_cell(cells[8], sizeof(cells[8]), "%.2f%%", e->mde_pct);
+	if (e->needed >= STATS_RUNS_NEEDED_MAX)
 		snprintf(cells[9], sizeof(cells[9]), ">%d", STATS_RUNS_NEEDED_MAX);
 	else
-		snprintf(cells[9], sizeof(cells[9]), "%zu", m->runs_needed);
+		snprintf(cells[9], sizeof(cells[9]), "%zu", e->needed);
 	for (int i = 0; i < 10; i++)
 		row[i] = cells[i];
 	table_add_row(t, row);
@@ -135,7 +132,7 @@ static void table(FILE *out, const struct ab_result *res)
 		/* Welch's t and Mann-Whitney's p: for reference */
 		t.on_request = 1u << 3 | 1u << 6;
 		for (size_t i = 0; i < r->n_metrics; i++)
-			add_diff_row(&t, &r->metrics[i]);
+			add_diff_row(&t, &r->metrics[i], &res->metrics[i]);
 		table_print(&t, out);
 	}
 	table_free(&t);
@@ -161,52 +158,64 @@ static void table(FILE *out, const struct ab_result *res)
 	print_sanity(out, r);
 }
 
-/* The paired-by-block figures of one metric. */
+/* The ABBA blocks behind the design's figures. */
 static json_t *json_blocks(const struct stats_paired *c)
 {
-	static const char *const keys[] = { "paired_t", "p", "noise_pct", "mde_pct" };
-	const double figures[] = { c->t, c->p, c->noise_pct, c->mde_pct };
 	json_t *o = json_object();
 
 	json_put(o, "n", json_count(c->n));
-	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
-	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
-	json_put_reals(o, keys, figures, 4);
+	json_put(o, "paired_t", json_real_or_null(c->t));
 	return o;
 }
 
-static json_t *json_metric(const struct ab_metric_report *m, bool with_target)
+/* The arms as two samples: Welch's test, Fieller's interval, Mann-Whitney. */
+static json_t *json_unpaired(const struct ab_metric_report *m)
 {
+	static const char *const keys[] = {
+		"welch_t", "welch_df", "welch_p", "welch_p_holm", "mwu_u", "mwu_p",
+	};
 	const struct stats_comparison *c = &m->cmp;
+	const double tests[] = {
+		c->welch_t, c->welch_df, c->welch_p, m->welch_p_holm, c->mwu_u, c->mwu_p,
+	};
+	json_t *o = json_object();
+
+	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
+	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
+	json_put(o, "ratio", json_real_or_null(c->ratio));
+	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
+	json_put_reals(o, keys, tests, sizeof(tests) / sizeof(tests[0]));
+	json_put(o, "mwu_exact", json_boolean(c->mwu_exact));
+	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
+	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
+	return o;
+}
+
+/* The design's figures (e) first, then how it got them. */
+static json_t *json_metric(const struct ab_metric_report *m,
+			   const struct ab_estimate *e, bool with_target)
+{
 	json_t *o = json_object();
 	char marker[32];
 
 	json_put(o, "name", json_text(m->name));
 	json_put(o, "higher_is_better", json_boolean(m->higher_is_better));
-	json_put(o, "a", ab_summary_json(&c->a));
-	json_put(o, "b", ab_summary_json(&c->b));
-	json_put(o, "diff_pct", json_real_or_null(c->diff_pct));
-	json_put(o, "diff_ci_pct", json_pair(c->diff_ci_lo_pct, c->diff_ci_hi_pct));
-	json_put(o, "ratio", json_real_or_null(c->ratio));
-	json_put(o, "ratio_ci", json_pair(c->ratio_ci_lo, c->ratio_ci_hi));
-	json_put(o, "welch_t", json_real_or_null(c->welch_t));
-	json_put(o, "welch_df", json_real_or_null(c->welch_df));
-	json_put(o, "welch_p", json_real_or_null(c->welch_p));
-	json_put(o, "welch_p_holm", json_real_or_null(m->welch_p_holm));
-	json_put(o, "p_holm", json_real_or_null(m->p_holm));
-	json_put(o, "blocks", m->paired ? json_blocks(&m->blocks) : json_null());
-	json_put(o, "mwu_u", json_real_or_null(c->mwu_u));
-	json_put(o, "mwu_p", json_real_or_null(c->mwu_p));
-	json_put(o, "mwu_exact", json_boolean(c->mwu_exact));
+	json_put(o, "a", ab_summary_json(&m->cmp.a));
+	json_put(o, "b", ab_summary_json(&m->cmp.b));
+	json_put(o, "test", json_text(e->test));
+	json_put(o, "diff_pct", json_real_or_null(e->diff_pct));
+	json_put(o, "diff_ci_pct", json_pair(e->ci_lo_pct, e->ci_hi_pct));
+	json_put(o, "p", json_real_or_null(e->p_test));
+	json_put(o, "p_holm", json_real_or_null(e->p));
 	json_put(o, "significant", json_boolean(m->significant));
-	stats_format_marker(marker, sizeof(marker), m->paired ?
-			    m->blocks.diff_pct : c->diff_pct, m->significant);
+	stats_format_marker(marker, sizeof(marker), e->diff_pct, m->significant);
 	json_put(o, "marker", json_text(marker));
-	json_put(o, "verdict", json_text(ab_verdict(m)));
-	json_put(o, "noise_pct", json_real_or_null(c->noise_pct));
-	json_put(o, "mde_pct", json_real_or_null(c->mde_pct));
-	json_put(o, "runs_needed", with_target ? json_count(m->runs_needed) :
-		 json_null());
+	json_put(o, "verdict", json_text(e->verdict));
+	json_put(o, "noise_pct", json_real_or_null(e->noise_pct));
+	json_put(o, "mde_pct", json_real_or_null(e->mde_pct));
+	json_put(o, "runs_needed", with_target ? json_count(e->needed) : json_null());
+	json_put(o, "blocks", m->paired ? json_blocks(&m->blocks) : json_null());
+	json_put(o, "unpaired", json_unpaired(m));
 	return o;
 }
 
@@ -233,14 +242,10 @@ static void json(json_t *doc, const struct ab_result *res)
 	const struct ab_options *o = r->opts;
 	json_t *list, *family;
 
-	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "metric_regex", json_text(o->metric_regex));
-	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
-	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
 	json_put(doc, "blocks_failed", json_count(r->blocks_failed));
-	if (r->losses.checked)
-		json_put(doc, "losses", ab_losses_json(&r->losses));
-	json_put(doc, "ci_method", json_text("fieller"));
+	json_put(doc, "ci_method", json_text(r->metrics[0].paired ? "abba-blocks-t" :
+					      "fieller"));
 	family = json_object();
 	json_put(family, "method", json_text("holm"));
 	json_put(family, "metrics", json_count(r->n_named));
@@ -248,78 +253,82 @@ static void json(json_t *doc, const struct ab_result *res)
 	json_put(doc, "multiple_comparisons", family);
 	list = json_array();
 	for (size_t i = 0; i < r->n_metrics; i++)
-		json_append(list, json_metric(&r->metrics[i], o->target_pct > 0));
+		json_append(list, json_metric(&r->metrics[i], &res->metrics[i],
+					      o->target_pct > 0));
 	json_put(doc, "metrics", list);
-	json_put(doc, "toggles", ab_toggles_json(&r->toggle_to_b, &r->toggle_to_a));
-	list = json_array();
+}
+
+static void json_samples(json_t *doc, const struct ab_result *res)
+{
+	const struct ab_report *r = res->runs;
+	json_t *list = json_array();
+
 	for (size_t i = 0; i < r->n_runs; i++)
 		json_append(list, json_run(&r->runs[i]));
 	json_put(doc, "runs", list);
-	json_put(doc, "sanity", ab_sanity_json(o, "runs", r->runs_without_reclaim,
-					       r->b_runs_not_skipped,
-					       r->a_runs_skipped));
 }
 
-static void csv_summary(FILE *out, const struct stats_summary *s)
-{
-	const double figures[] = {
-		s->mean, s->stddev, s->cov_pct, s->min, s->max, s->median,
-		s->median_ci_lo, s->median_ci_hi, s->median_ci_coverage,
-	};
-
-	fprintf(out, ",%zu", s->n);
-	ab_csv_numbers(out, figures, sizeof(figures) / sizeof(figures[0]));
-}
-
-static void csv(FILE *out, const struct ab_result *res)
+/* A whole run: the --metric value when there is one, then its times. */
+static bool next_sample(const struct ab_result *res, size_t *pos,
+			struct ab_benchstat_sample *s)
 {
 	const struct ab_report *r = res->runs;
-	static const char *const arm_columns =
-		"n_%1$s,mean_%1$s,stddev_%1$s,cov_pct_%1$s,min_%1$s,max_%1$s,"
-		"median_%1$s,median_ci_lo_%1$s,median_ci_hi_%1$s,"
-		"median_ci_coverage_%1$s";
+	const struct ab_run *run;
 
-	fputs("metric,higher_is_better,", out);
-	fprintf(out, arm_columns, "a");
-	fputc(',', out);
-	fprintf(out, arm_columns, "b");
-	fputs(",diff_pct,diff_ci_lo_pct,diff_ci_hi_pct,welch_t,welch_df,welch_p,"
-	      "mwu_u,mwu_p,mwu_exact,significant,marker,noise_pct,mde_pct,"
-	      "runs_needed,welch_p_holm,ratio,ratio_ci_lo,ratio_ci_hi\n",
-	      out);
-	for (size_t i = 0; i < r->n_metrics; i++) {
-		const struct ab_metric_report *m = &r->metrics[i];
-		const struct stats_comparison *c = &m->cmp;
-		const double tests[] = {
-			c->diff_pct, c->diff_ci_lo_pct, c->diff_ci_hi_pct, c->welch_t,
-			c->welch_df, c->welch_p, c->mwu_u, c->mwu_p,
-		};
-		const double spread[] = { c->noise_pct, c->mde_pct };
-		const double ratio[] = {
-			m->welch_p_holm, c->ratio, c->ratio_ci_lo, c->ratio_ci_hi,
-		};
-		char marker[32];
-
-		/* names and markers have no commas or quotes (see --metric-name) */
-		fprintf(out, "%s,%d", m->name, m->higher_is_better);
-		csv_summary(out, &c->a);
-		csv_summary(out, &c->b);
-		ab_csv_numbers(out, tests, sizeof(tests) / sizeof(tests[0]));
-		stats_format_marker(marker, sizeof(marker), c->diff_pct,
-				    m->significant);
-		fprintf(out, ",%d,%d,%s", c->mwu_exact, m->significant, marker);
-		ab_csv_numbers(out, spread, 2);
-		fputc(',', out);
-		if (r->opts->target_pct > 0)
-			fprintf(out, "%zu", m->runs_needed);
-		ab_csv_numbers(out, ratio, sizeof(ratio) / sizeof(ratio[0]));
-		fputc('\n', out);
+	if (*pos >= r->n_runs)
+		return false;
+	run = &r->runs[(*pos)++];
+	*s = (struct ab_benchstat_sample){ .arm = run->arm };
+	if (r->opts->metric_regex) {
+		s->values[s->n] = run->metric;
+		s->units[s->n++] = r->opts->metric_name;
 	}
+	s->values[s->n] = run->wall_s;
+	s->units[s->n++] = "wall-sec";
+	s->values[s->n] = run->user_s;
+	s->units[s->n++] = "user-sec";
+	s->values[s->n] = run->sys_s;
+	s->units[s->n++] = "sys-sec";
+	return true;
+}
+
+static void csv_header(FILE *out, const struct ab_result *res)
+{
+	(void)res;
+	fputs(",blocks,unpaired_diff_pct,unpaired_diff_ci_lo_pct,"
+	      "unpaired_diff_ci_hi_pct,welch_t,welch_df,welch_p,welch_p_holm,mwu_u,"
+	      "mwu_p,mwu_exact,unpaired_noise_pct,unpaired_mde_pct,ratio,ratio_ci_lo,"
+	      "ratio_ci_hi", out);
+}
+
+/* The ABBA blocks' count, then the arms as two samples. */
+static void csv_row(FILE *out, const struct ab_result *res, size_t i)
+{
+	const struct ab_metric_report *m = &res->runs->metrics[i];
+	const struct stats_comparison *c = &m->cmp;
+	const double unpaired[] = {
+		c->diff_pct, c->diff_ci_lo_pct, c->diff_ci_hi_pct, c->welch_t,
+		c->welch_df, c->welch_p, m->welch_p_holm, c->mwu_u, c->mwu_p,
+	};
+	const double unpaired_spread[] = {
+		c->noise_pct, c->mde_pct, c->ratio, c->ratio_ci_lo, c->ratio_ci_hi,
+	};
+
+	fputc(',', out);
+	if (m->paired)
+		fprintf(out, "%zu", m->blocks.n);
+	ab_csv_numbers(out, unpaired, sizeof(unpaired) / sizeof(unpaired[0]));
+	fprintf(out, ",%d", c->mwu_exact);
+	ab_csv_numbers(out, unpaired_spread,
+		       sizeof(unpaired_spread) / sizeof(unpaired_spread[0]));
 }
 
 const struct ab_design_sections ab_runs_sections = {
 	.table_metric = table_metric,
 	.table = table,
 	.json = json,
-	.csv = csv,
+	.json_samples = json_samples,
+	.next_sample = next_sample,
+	.csv_header = csv_header,
+	.csv_row = csv_row,
 };

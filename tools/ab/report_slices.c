@@ -184,10 +184,16 @@ static void table(FILE *out, const struct ab_result *res)
 		fputs("WARNING: the slices above are not a valid vmpressure A/B\n", out);
 }
 
+/* When the first flip began (CLOCK_MONOTONIC): the slices' times count from it. */
+static double zero_t(const struct interleave *il)
+{
+	return il->n ? il->slices[0].flip_started : 0;
+}
+
 static json_t *json_metric(const struct il_report *r)
 {
 	static const char *const test_keys[] = {
-		"paired_t", "df", "p", "wilcoxon_w", "wilcoxon_p"
+		"paired_t", "df", "paired_t_p", "wilcoxon_w", "wilcoxon_p"
 	};
 	const struct stats_paired *c = &r->cmp;
 	const double tests[] = { c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p };
@@ -259,18 +265,13 @@ static void json(json_t *doc, const struct ab_result *res)
 	const struct il_report *r = res->slices;
 	const struct ab_options *o = r->opts;
 	const struct interleave *il = r->il;
-	json_t *list, *obj;
-	double zero = il->n ? il->slices[0].flip_started : 0;
+	json_t *obj;
 
-	json_put(doc, "mode", json_text("interleave"));
-	ab_setup_json(doc, o, r->knob_path, r->seed);
 	json_put(doc, "slice_s", json_real_or_null(o->interleave_s));
 	json_put(doc, "max_flip_s", json_real_or_null(il->max_flip_s));
-	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	json_put(doc, "kept_time_s", json_real_or_null(r->kept_time_s));
 	/* the slices' start_s and end_s count from here: CLOCK_MONOTONIC */
-	json_put(doc, "zero_t", json_real_or_null(zero));
-	ab_progress_json(doc, o, r->precision_reached, r->out_of_time);
+	json_put(doc, "zero_t", json_real_or_null(zero_t(il)));
 	json_put(doc, "command_ended", json_boolean(r->command_ended));
 	json_put(doc, "settle_s", json_real_or_null(il->settle_s));
 	if (r->latency)
@@ -293,8 +294,6 @@ static void json(json_t *doc, const struct ab_result *res)
 	json_put(obj, "slow_to_b", json_count(r->balance.slow_to_b));
 	json_put(obj, "balanced", json_boolean(r->balance.balanced));
 	json_put(doc, "balance", obj);
-	if (r->losses.checked)
-		json_put(doc, "losses", ab_losses_json(&r->losses));
 	json_put(doc, "carry_over", json_carry_over(&r->carry));
 	obj = json_object();
 	json_put(obj, "kept", json_count(r->pairs.kept));
@@ -305,63 +304,80 @@ static void json(json_t *doc, const struct ab_result *res)
 	obj = il_intervals_json(il);
 	json_put(obj, "invalid_lines", json_count(r->lines_invalid));
 	json_put(doc, "intervals", obj);
-	json_put(doc, "toggles", ab_toggles_json(&r->flip_to_b, &r->flip_to_a));
-	list = json_array();
-	for (size_t k = 0; k < il->n; k++)
-		json_append(list, il_slice_json(il, k, zero));
-	json_put(doc, "slices", list);
-	json_put(doc, "sanity", ab_sanity_json(o, "slices", r->slices_without_reclaim,
-					       r->b_slices_not_skipped,
-					       r->a_slices_skipped));
 }
 
-static void csv(FILE *out, const struct ab_result *res)
+static void json_samples(json_t *doc, const struct ab_result *res)
+{
+	const struct interleave *il = res->slices->il;
+	json_t *list = json_array();
+
+	for (size_t k = 0; k < il->n; k++)
+		json_append(list, il_slice_json(il, k, zero_t(il)));
+	json_put(doc, "slices", list);
+}
+
+/* A kept slice's rate; the dropped ones are no sample. */
+static bool next_sample(const struct ab_result *res, size_t *pos,
+			struct ab_benchstat_sample *s)
+{
+	const struct interleave *il = res->slices->il;
+
+	while (*pos < il->n && il_slice_fate_paired(il, *pos) != IL_KEPT)
+		(*pos)++;
+	if (*pos >= il->n)
+		return false;
+	*s = (struct ab_benchstat_sample){
+		.arm = il->slices[*pos].arm,
+		.n = 1,
+		.values = { il_slice_rate(&il->slices[*pos]) },
+		.units = { res->opts->metric_name },
+	};
+	(*pos)++;
+	return true;
+}
+
+static void csv_header(FILE *out, const struct ab_result *res)
+{
+	(void)res;
+	fputs(",pairs,mean_b_minus_a,stddev_b_minus_a,paired_t,df,paired_t_p,"
+	      "wilcoxon_w,wilcoxon_p,wilcoxon_exact,correlation,pairs_dropped,"
+	      "intervals_straddling,elapsed_s,kept_time_s,flip_a_to_b_median_s,"
+	      "flip_b_to_a_median_s,pairs_ab,pairs_ba,balanced,carry_over_p,"
+	      "carry_over", out);
+}
+
+/* The pairs' own tests, then the drops, times, balance and carry-over. */
+static void csv_row(FILE *out, const struct ab_result *res, size_t i)
 {
 	const struct il_report *r = res->slices;
 	const struct stats_paired *c = &r->cmp;
-	const double arms[] = {
-		c->a.mean, c->a.stddev, c->a.cov_pct, c->b.mean, c->b.stddev,
-		c->b.cov_pct, c->d.mean, c->d.stddev, r->test.mean, r->test.ci_lo,
-		r->test.ci_hi, c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p,
+	const double pairs[] = {
+		c->d.mean, c->d.stddev, c->t, c->df, c->p, c->wilcoxon_w, c->wilcoxon_p,
 	};
-	const double spread[] = { c->correlation, c->noise_pct, c->mde_pct };
 	const double times[] = {
 		r->elapsed_s, r->kept_time_s,
 		r->flip_to_b.n ? r->flip_to_b.median : NAN,
-		r->flip_to_a.n ? r->flip_to_a.median : NAN, r->test.p,
+		r->flip_to_a.n ? r->flip_to_a.median : NAN,
 	};
-	char marker[32];
 
-	fputs("metric,higher_is_better,pairs,mean_a,stddev_a,cov_pct_a,mean_b,"
-	      "stddev_b,cov_pct_b,mean_b_minus_a,stddev_b_minus_a,diff_pct,"
-	      "diff_ci_lo_pct,diff_ci_hi_pct,paired_t,df,p,wilcoxon_w,wilcoxon_p,"
-	      "wilcoxon_exact,significant,marker,correlation,noise_pct,mde_pct,"
-	      "pairs_needed,pairs_dropped,intervals_straddling,elapsed_s,"
-	      "kept_time_s,flip_a_to_b_median_s,flip_b_to_a_median_s,signed_rank_p,"
-	      "pairs_ab,pairs_ba,balanced,carry_over_p,carry_over\n", out);
-	/* names and markers have no commas or quotes (see --metric-name) */
-	fprintf(out, "%s,%d,%zu", r->opts->metric_name, r->opts->higher_is_better,
-		c->n);
-	ab_csv_numbers(out, arms, sizeof(arms) / sizeof(arms[0]));
-	stats_format_marker(marker, sizeof(marker), r->test.mean, il_significant(r));
-	fprintf(out, ",%d,%d,%s", c->wilcoxon_exact, il_significant(r), marker);
-	ab_csv_numbers(out, spread, sizeof(spread) / sizeof(spread[0]));
-	fputc(',', out);
-	if (r->opts->target_pct > 0)
-		fprintf(out, "%zu", r->pairs_needed);
+	(void)i;	/* one metric */
+	fprintf(out, ",%zu", c->n);
+	ab_csv_numbers(out, pairs, sizeof(pairs) / sizeof(pairs[0]));
+	fprintf(out, ",%d", c->wilcoxon_exact);
+	ab_csv_number(out, c->correlation);
 	fprintf(out, ",%zu,%zu", r->pairs.dropped, r->il->intervals_straddling);
 	ab_csv_numbers(out, times, sizeof(times) / sizeof(times[0]));
 	fprintf(out, ",%zu,%zu,%d", r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced);
 	ab_csv_number(out, r->carry.checked ? r->carry.test.p : NAN);
-	fprintf(out, ",%d\n", r->carry.found);
+	fprintf(out, ",%d", r->carry.found);
 }
 
 static void markdown_note(FILE *out, const struct ab_result *res)
 {
 	const struct il_report *r = res->slices;
 
-	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the sign-flip test\n",
+	fprintf(out, "\n%zu pairs kept (AB:BA %zu:%zu, %s), carry-over %s; p: the signed-rank test\n",
 		r->pairs.kept, r->balance.pairs_ab, r->balance.pairs_ba,
 		r->balance.balanced ? "balanced" : "UNBALANCED",
 		!r->carry.checked ? "not checked" : r->carry.found ? "FOUND" : "not found");
@@ -372,6 +388,9 @@ const struct ab_design_sections ab_slices_sections = {
 	.table_metric = table_metric,
 	.table = table,
 	.json = json,
-	.csv = csv,
+	.json_samples = json_samples,
+	.next_sample = next_sample,
+	.csv_header = csv_header,
+	.csv_row = csv_row,
 	.markdown_note = markdown_note,
 };

@@ -22,24 +22,24 @@ functions_of() {
 
 # shellcheck source=/dev/null
 . <(functions_of "$top/bench/guest.sh" json_num json_after json_interval json_obj \
-	json_flag abba_split aa_interval nominal_level)
+	json_flag abba_split aa_interval nominal_level pft_row column_of)
 # shellcheck source=/dev/null
 . <(functions_of "$top/bench/run" section_text)
 
-# Whole runs: the first metric's unpaired figures, then its blocks, then
-# another metric's, all under the same key names.
+# Whole runs: the first metric's design figures (paired by block), its
+# unpaired ones and its blocks, then another metric's, under the same keys.
 abba=$scratch/abba.json
-printf '%s\n' '{"elapsed_s":181.5,"metrics":[{"name":"fault/wsec","a":{"n":40,"cov_pct":21.5},"diff_pct":-1.5,"diff_ci_pct":[-9.25,6.5],"welch_p":0.71,"blocks":{"n":20,"diff_pct":-1.25,"diff_ci_pct":[-3.5,1],"p":0.25,"noise_pct":4.5,"mde_pct":2.75},"noise_pct":30.5,"mde_pct":18.25},{"name":"sys(s)","a":{"n":40},"diff_ci_pct":[-50,50],"blocks":{"n":20,"diff_ci_pct":[-40,40],"p":0.5,"mde_pct":99.5},"mde_pct":77.5}]}' >"$abba"
+printf '%s\n' '{"elapsed_s":181.5,"metrics":[{"name":"fault/wsec","a":{"n":40,"cov_pct":21.5},"test":"abba-blocks-t","diff_pct":-1.25,"diff_ci_pct":[-3.5,1],"p":0.25,"noise_pct":4.5,"mde_pct":2.75,"blocks":{"n":20,"paired_t":-1.5},"unpaired":{"diff_pct":-1.5,"diff_ci_pct":[-9.25,6.5],"welch_p":0.71,"noise_pct":30.5,"mde_pct":18.25}},{"name":"sys(s)","a":{"n":40},"diff_ci_pct":[-40,40],"p":0.5,"mde_pct":99.5,"blocks":{"n":20},"unpaired":{"diff_ci_pct":[-50,50],"mde_pct":77.5}}]}' >"$abba"
 abba_split "$abba" "$scratch/abba"
 check "whole runs: the unpaired MDE is the first metric's own" \
 	equal "unpaired MDE" "$(json_num "$scratch/abba-unpaired" mde_pct)" 18.25
-check "whole runs: the paired MDE is the first metric's blocks'" \
+check "whole runs: the paired MDE is the first metric's design's" \
 	equal "paired MDE" "$(json_num "$scratch/abba-paired" mde_pct)" 2.75
 check "whole runs: runs per arm and blocks" \
-	equal "n" "$(json_num "$scratch/abba-unpaired" n) $(json_num "$scratch/abba-paired" n)" "40 20"
-check "whole runs: each interval is its own analysis'" \
-	equal "intervals" "$(json_interval "$scratch/abba-unpaired" diff_ci_pct) $(json_interval "$scratch/abba-paired" diff_ci_pct)" \
-	"[-9.25%, +6.50%] [-3.50%, +1.00%]"
+	equal "n" "$(json_num "$abba" n) $(json_num "$scratch/abba-blocks" n)" "40 20"
+check "whole runs: each interval and p is its own analysis'" \
+	equal "intervals" "$(json_interval "$scratch/abba-unpaired" diff_ci_pct) $(json_interval "$scratch/abba-paired" diff_ci_pct) $(json_num "$scratch/abba-paired" p) $(json_num "$scratch/abba-unpaired" welch_p)" \
+	"[-9.25%, +6.50%] [-3.50%, +1.00%] 0.25 0.71"
 
 # Interleaved: the flat objects, and a flag that ends its object.
 il=$scratch/il.json
@@ -64,7 +64,8 @@ echo "{\"fault/wsec\":$(( $$ % 97 + 1000 ))}"
 EOF
 chmod +x "$scratch/workload"
 "$VMPCTL" ab --knob "$scratch/knob" --a 1 --b 0 -n 8 -w 0 -q --json --metric '"fault/wsec":([0-9.]+)' \
-	--metric-name fault/wsec --higher-is-better -- "$scratch/workload" >"$scratch/real.json"
+	--metric-name fault/wsec --higher-is-better --save "$scratch/real.save" -- "$scratch/workload" \
+	>"$scratch/real.json"
 abba_split "$scratch/real.json" "$scratch/real"
 is_number() { [[ $2 =~ ^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$ ]] || { echo "  $1: [$2] is not a number"; return 1; }; }
 check "real ab JSON: the unpaired MDE is a number" \
@@ -72,7 +73,20 @@ check "real ab JSON: the unpaired MDE is a number" \
 check "real ab JSON: the paired MDE is a number" \
 	is_number "paired MDE" "$(json_num "$scratch/real-paired" mde_pct)"
 check "real ab JSON: 8 runs per arm, 4 ABBA blocks (two A and two B runs each)" \
-	equal "n" "$(json_num "$scratch/real-unpaired" n) $(json_num "$scratch/real-paired" n)" "8 4"
+	equal "n" "$(json_num "$scratch/real.json" n) $(json_num "$scratch/real-blocks" n)" "8 4"
+check "real ab JSON: the paired figures are the design's (the table's)" \
+	equal "test" "$(json_after "$scratch/real-paired" test '"' '"')" "abba-blocks-t"
+
+# Section 3's row from the real ab's CSV: the design's B vs A, interval, p
+# and MDE, whatever the column order (the table's headline row).
+"$VMPCTL" ab report --csv "$scratch/real.save" >"$scratch/real.csv"
+"$VMPCTL" ab report --raw --noheadings --output metric,b-vs-a,95-ci,p,mde "$scratch/real.save" |
+	awk -v OFS='\t' '$1 == "fault/wsec" && NF == 5 { print $2, $3, $4, $5 }' |
+	sed 's/\\x20/ /g' >"$scratch/real.row"
+IFS=$'\t' read -r marker ci p mde <"$scratch/real.row"
+check "pft_row: the design's B vs A, 95% CI, p and MDE (the table's)" equal "row" \
+	"$(pft_row "stock -> test" "$scratch/real.csv" | cut -c 48-)" \
+	"$(printf '%-10s %s  %6s  %7s' "$marker" "$ci" "$p" "$mde")"
 
 # Wilson's and Clopper-Pearson's 95% intervals (Clopper-Pearson for 0 of n
 # is [0, 1 - 0.025^(1/n)]; for 3 of 60 and 1 of 20, R's binom.test).
