@@ -802,6 +802,7 @@ static void test_outputs(void **state)
 	assert_non_null(strstr(text, "pairs: 10 kept, 0 dropped (slices with a flip over --max-flip 0.25 s"));
 	/* the first interval of each of the 22 slices is in its flip */
 	assert_non_null(strstr(text, "report intervals: 220 read, 22 straddling"));
+	assert_non_null(strstr(text, "time lost to dropped intervals: straddling A 0.868 s, B 0.791 s; within --settle A 0 s, B 0 s\n"));
 	free(text);
 
 	text = print(AB_FORMAT_JSON, &r);

@@ -163,6 +163,11 @@ static void table(FILE *out, const struct ab_result *res)
 		il->split ? "their part in it dropped" : "dropped",
 		il->intervals_before_first, il->intervals_out_of_order,
 		r->lines_invalid);
+	/* a file of an older vmpctl has no such figures */
+	if (isfinite(il->straddling_lost_s[AB_ARM_A]))
+		fprintf(out, "time lost to dropped intervals: straddling A %.3g s, B %.3g s; within --settle A %.3g s, B %.3g s\n",
+			il->straddling_lost_s[AB_ARM_A], il->straddling_lost_s[AB_ARM_B],
+			il->settling_lost_s[AB_ARM_A], il->settling_lost_s[AB_ARM_B]);
 	ab_print_knob_change_line(out, "flips", &r->flip_to_b, &r->flip_to_a);
 	if (o->precision_pct > 0)
 		fprintf(out, "until-precision %.2g%%: %s\n", o->precision_pct,
