@@ -3,7 +3,8 @@
 # printing: the no-progress watchdog, on by default, ends it, signals the
 # command's process group, prints the partial report and the --save
 # file's last line, and exits 5. Whole runs: --run-timeout kills a run
-# that hangs (its process group) and counts it as a loss of its arm.
+# that hangs (its process group) and counts it as a loss of its arm;
+# without it, the default limit does (at -T's end), the first run's too.
 # Attach mode (--pid without a command) never signals the process it
 # watches, whoever ends the A/B: --max-time, the watchdog (a counter that
 # stopped with --stall-timeout) or a stop signal. Each vmpctl runs under
@@ -80,6 +81,36 @@ timeout 60 "$VMPCTL" ab -q --knob "$knob" -n 3 -w 0 --run-timeout 0.5 \
 	>"$scratch/out" 2>"$scratch/err"
 status=$?
 check "a run over --run-timeout, no --ignore-failure: exit 5 (status $status)" [ "$status" -eq 5 ]
+check "... knob restored" same_bytes "$knob" "$scratch/found"
+
+# --- whole runs without --run-timeout: a run that hangs still ends, at
+# -T's end (before any run ended, and after 10 times the longest run) ---
+printf '0\n' >"$scratch/count"
+cmd='n=$(($(cat "$1") + 1)); echo $n >"$1"
+	[ "$n" -le "$2" ] || { sleep 1000 & echo $! >"$3"; wait; }; echo "x 10"'
+timeout 30 "$VMPCTL" ab -q --knob "$knob" -n 100 -w 0 -T 3 --metric 'x ([0-9]+)' \
+	--save "$scratch/save" -- sh -c "$cmd" sh "$scratch/count" 4 "$scratch/child" \
+	>"$scratch/out" 2>"$scratch/err"
+status=$?
+check "the fifth run hangs, no --run-timeout: exit 5 (status $status: $(tail -n 2 "$scratch/err"))" \
+	[ "$status" -eq 5 ]
+check "... killed at -T's end, and said so" \
+	grep -Eq 'run 5 \(arm A\): sh ran over [23][0-9.]* s \(the run timeout: --run-timeout sets it\)' "$scratch/err"
+check "... the report of the four runs before" grep -Eq '^metric +[*( ]*[+-]?[0-9.]+%' "$scratch/out"
+check "... --save ends with it" grep -q '"metrics":\[' <(tail -n 1 "$scratch/save")
+for _ in $(seq 40); do ended "$(cat "$scratch/child")" && break; sleep 0.05; done
+check "... its sleep was ended too (its process group)" ended "$(cat "$scratch/child")"
+check "... knob restored" same_bytes "$knob" "$scratch/found"
+
+# The first run hangs (the warmup's): nothing has a length yet, -T ends it.
+printf '0\n' >"$scratch/count"
+timeout 30 "$VMPCTL" ab -q --knob "$knob" -n 3 -T 2 -- sh -c "$cmd" sh "$scratch/count" 0 \
+	"$scratch/child" \
+	>"$scratch/out" 2>"$scratch/err"
+status=$?
+check "the first run hangs, no --run-timeout: exit 5 (status $status: $(tail -n 2 "$scratch/err"))" \
+	[ "$status" -eq 5 ]
+check "... killed at -T's end" grep -Eq 'warmup 1 \(arm A\): sh ran over [12][0-9.]* s' "$scratch/err"
 check "... knob restored" same_bytes "$knob" "$scratch/found"
 
 # --- attach mode: the process watched records every signal it gets ---
