@@ -793,6 +793,33 @@ static void test_cmd_ab_until_precision(void **state)
 	assert_null(strstr(json, "\"a\":{\"n\":3,"));
 }
 
+/*
+ * --until-precision judges the headline's interval, the ABBA blocks'
+ * contrast: a steep drift (each run 10 more than the one before, the
+ * arms alike) widens Welch's interval past +-5% for hundreds of runs,
+ * but cancels inside each block, so 2 blocks (8 runs) are enough.
+ */
+static void test_cmd_ab_until_precision_blocks(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "4", "-w", "0", "-q", "--json",
+			       "-M", "v=([0-9.]+)", "--until-precision", "5%",
+			       "--max-time", "5", "--", "sh", "-c", script,
+			       NULL };
+	const char *json;
+
+	snprintf(script, sizeof(script),
+		 "n=$(wc -l < %s); echo x >> %s; echo v=$((100 + 10 * n))",
+		 s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"precision_reached\":true"));
+	assert_non_null(strstr(json, "\"a\":{\"n\":4,"));
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
 static void test_cmd_ab_switch(void **state)
 {
 	struct scratch *s = *state;
@@ -1284,6 +1311,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_restores,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision_blocks,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_switch,
 						scratch_setup, scratch_teardown),

@@ -183,16 +183,23 @@ static int add_run(struct ab_session *s, const struct ab_run *run)
 	return 0;
 }
 
+/*
+ * --until-precision: the half-width of the first metric's headline
+ * interval, the ABBA blocks' contrast once there are 2 blocks (else
+ * Welch's and Fieller's, as the headline), below the asked percent.
+ */
 static bool precision_reached(struct ab_session *s)
 {
 	struct ab_report report;
-	const struct stats_comparison *c;
+	const struct ab_metric_report *m;
+	double lo, hi;
 
 	if (ab_build_report(&s->opts, s->runs, s->n_runs, &report))
 		return false;
-	c = &report.metrics[0].cmp;
-	return isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct) &&
-		(c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
+	m = &report.metrics[0];
+	lo = m->paired ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct;
+	hi = m->paired ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct;
+	return isfinite(lo) && isfinite(hi) && (hi - lo) / 2 < s->opts.precision_pct;
 }
 
 /*
