@@ -25,6 +25,7 @@
 
 #include "ab/ab.h"
 #include "ab/result.h"
+#include "ab/session.h"
 #include "commands.h"
 #include "capture.h"
 #include "clock.h"
@@ -234,6 +235,70 @@ static void test_schedule_abba(void **state)
 		assert_int_equal(arms[1], want[i + 1]);
 	}
 	ab_schedule_free(&s);
+}
+
+static void expect_block(struct ab_schedule *s, enum ab_arm first)
+{
+	enum ab_arm arms[2];
+
+	ab_schedule_next(s, arms);
+	assert_int_equal(arms[0], first);
+	assert_int_not_equal(arms[1], first);
+}
+
+/* A whole run's limit is finite whatever was given: a hung run ends. */
+static void test_run_timeout(void **state)
+{
+	struct ab_session s = { .max_time_end_s = INFINITY };
+
+	(void)state;
+	/* no -T, no run ended yet: the fixed default */
+	assert_true(ab_run_timeout(&s, 0) == AB_FIRST_RUN_TIMEOUT_S);
+	/* then 10 times the longest run, at least a minute */
+	s.longest_run_s = 1;
+	assert_true(ab_run_timeout(&s, 0) == AB_RUN_TIMEOUT_MIN_S);
+	s.longest_run_s = 100;
+	assert_true(ab_run_timeout(&s, 0) == 1000);
+	/* -T: until its end before any run ended, and never before it */
+	s.max_time_end_s = 500;
+	s.longest_run_s = 0;
+	assert_true(ab_run_timeout(&s, 100) == 400);
+	s.longest_run_s = 1;
+	assert_true(ab_run_timeout(&s, 100) == 400);
+	assert_true(ab_run_timeout(&s, 600) == 10);
+	/* --run-timeout rules */
+	s.opts.run_timeout_s = 2;
+	assert_true(ab_run_timeout(&s, 100) == 2);
+}
+
+/* A dropped block's order runs again: the kept blocks still go AB, BA, ... */
+static void test_schedule_repeat(void **state)
+{
+	struct ab_schedule s, r;
+	enum ab_arm lost[2], arms[2];
+
+	(void)state;
+	/* ABBA, its second block (BA) dropped: AB, BA (lost), BA, AB, BA */
+	assert_int_equal(ab_schedule_init(&s, AB_ORDER_ABBA, 0), 0);
+	expect_block(&s, AB_ARM_A);
+	expect_block(&s, AB_ARM_B);
+	ab_schedule_repeat(&s);
+	expect_block(&s, AB_ARM_B);
+	expect_block(&s, AB_ARM_A);
+	expect_block(&s, AB_ARM_B);
+	ab_schedule_free(&s);
+	/* random: the lost order again, then the draws as without the drop */
+	assert_int_equal(ab_schedule_init(&s, AB_ORDER_RANDOM, 7), 0);
+	assert_int_equal(ab_schedule_init(&r, AB_ORDER_RANDOM, 7), 0);
+	for (int i = 0; i < 16; i++) {
+		ab_schedule_next(&s, lost);
+		ab_schedule_repeat(&s);
+		expect_block(&s, lost[0]);
+		ab_schedule_next(&r, arms);
+		assert_int_equal(arms[0], lost[0]);
+	}
+	ab_schedule_free(&s);
+	ab_schedule_free(&r);
 }
 
 static unsigned int random_pattern(unsigned long seed)
@@ -728,6 +793,33 @@ static void test_cmd_ab_until_precision(void **state)
 	assert_null(strstr(json, "\"a\":{\"n\":3,"));
 }
 
+/*
+ * --until-precision judges the headline's interval, the ABBA blocks'
+ * contrast: a steep drift (each run 10 more than the one before, the
+ * arms alike) widens Welch's interval past +-5% for hundreds of runs,
+ * but cancels inside each block, so 2 blocks (8 runs) are enough.
+ */
+static void test_cmd_ab_until_precision_blocks(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "4", "-w", "0", "-q", "--json",
+			       "-M", "v=([0-9.]+)", "--until-precision", "5%",
+			       "--max-time", "5", "--", "sh", "-c", script,
+			       NULL };
+	const char *json;
+
+	snprintf(script, sizeof(script),
+		 "n=$(wc -l < %s); echo x >> %s; echo v=$((100 + 10 * n))",
+		 s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	json = slurp(s->out);
+	assert_non_null(strstr(json, "\"precision_reached\":true"));
+	assert_non_null(strstr(json, "\"a\":{\"n\":4,"));
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
 static void test_cmd_ab_switch(void **state)
 {
 	struct scratch *s = *state;
@@ -1173,6 +1265,29 @@ static void test_cmd_ab_ignore_failure(void **state)
 	assert_string_equal(slurp(s->knob), "up\n");
 }
 
+/*
+ * --ignore-failure: the third run (B, first of the BA block) fails; its
+ * block runs BA again, so the kept blocks are AB, BA, AB and each ABBA
+ * block of the analysis cancels a drift.
+ */
+static void test_cmd_ab_drop_keeps_abba(void **state)
+{
+	struct scratch *s = *state;
+	char script[256];
+	const char *argv[] = { "ab", "--knob", s->knob, "--a", "on", "--b",
+			       "no", "-n", "3", "-w", "0", "-q", "--json",
+			       "--ignore-failure", "-M", "v=([0-9]+)", "--",
+			       "sh", "-c", script, NULL };
+
+	snprintf(script, sizeof(script),
+		 "cat %s >> %s; echo v=10; [ $(wc -l < %s) -ne 3 ]",
+		 s->knob, s->log, s->log);
+	assert_int_equal(run_ab(argv, s->out), 0);
+	assert_string_equal(slurp(s->log),
+			    "on\nno\nno\nno\non\non\nno\n");
+	assert_string_equal(slurp(s->knob), "up\n");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1181,6 +1296,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_interleave),
 		cmocka_unit_test(test_schedule_abba),
+		cmocka_unit_test(test_schedule_repeat),
+		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_schedule_random),
 		cmocka_unit_test(test_extract_metric),
 		cmocka_unit_test(test_parse_reclaim),
@@ -1194,6 +1311,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_failure_restores,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_until_precision_blocks,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_switch,
 						scratch_setup, scratch_teardown),
@@ -1216,6 +1335,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cmd_ab_interleave_saves_slices,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_ab_ignore_failure,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_ab_drop_keeps_abba,
 						scratch_setup, scratch_teardown),
 	};
 	ssize_t n;

@@ -32,12 +32,10 @@
 #define AB_OUTPUT_MAX (1u << 20)
 /* --interleave: no rate line by then is an error (--start-timeout) */
 #define AB_START_TIMEOUT_DEFAULT 10.0
-/*
- * Whole runs without --run-timeout: a run is killed after this many
- * times the longest run so far, and never before AB_RUN_TIMEOUT_MIN_S.
- */
+/* Whole runs without --run-timeout: see ab_run_timeout() (session.h). */
 #define AB_RUN_TIMEOUT_FACTOR 10
 #define AB_RUN_TIMEOUT_MIN_S 60.0
+#define AB_FIRST_RUN_TIMEOUT_S 3600.0
 /*
  * --interleave without --stall-timeout: no rate line for this many times
  * the median report interval, for two slices and for AB_STALL_MIN_S (a
@@ -116,13 +114,21 @@ void ab_options_free(struct ab_options *opts);
 struct ab_schedule {
 	enum ab_order order;
 	gsl_rng *rng;		/* random order only */
-	size_t blocks;
+	size_t blocks;		/* orders drawn */
+	bool b_first;		/* the last order drawn */
+	bool repeat;		/* the next block takes it again */
 };
 
 int ab_schedule_init(struct ab_schedule *s, enum ab_order order,
 		     unsigned long seed);
 /* ABBA: AB, BA, AB, ...; random: AB or BA with probability 1/2 each. */
 void ab_schedule_next(struct ab_schedule *s, enum ab_arm arms[2]);
+/*
+ * The last block was dropped: the next one runs its order again, so the
+ * kept blocks still alternate and every ABBA block analysed (two kept
+ * blocks in a row) stays AB + BA, which cancels a drift inside it.
+ */
+void ab_schedule_repeat(struct ab_schedule *s);
 void ab_schedule_free(struct ab_schedule *s);
 
 /*

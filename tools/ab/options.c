@@ -92,7 +92,8 @@ static void ab_usage(FILE *out)
 		"      --ignore-failure      a failed run drops its block, the A/B goes on\n"
 		"      --run-timeout S       whole runs: kill a run (its process group)\n"
 		"                            after S seconds, a failure of its arm (default\n"
-		"                            %d times the longest run, at least %.0f s)\n"
+		"                            %d times the longest run, not before -T ends,\n"
+		"                            else %.0f s; before any ended, -T or %.0f s)\n"
 		"      --save FILE           every run (slice) as a JSON line the moment\n"
 		"                            it is final, then the report\n"
 		"      --export-json FILE    the report also as JSON in FILE\n"
@@ -126,7 +127,7 @@ static void ab_usage(FILE *out)
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
 		AB_START_TIMEOUT_DEFAULT, AB_STALL_INTERVALS, AB_STALL_MIN_S,
 		AB_RUN_TIMEOUT_FACTOR,
-		AB_RUN_TIMEOUT_MIN_S, AB_OUTPUT_MAX >> 20);
+		AB_RUN_TIMEOUT_MIN_S, AB_FIRST_RUN_TIMEOUT_S, AB_OUTPUT_MAX >> 20);
 }
 
 /* Parsing state beyond the options themselves. */

@@ -72,18 +72,18 @@ static int take_metric(struct ab_session *s, const struct child_output *out,
 	return err;
 }
 
-/*
- * How long a run may take: --run-timeout, else AB_RUN_TIMEOUT_FACTOR
- * times the longest run so far (never below AB_RUN_TIMEOUT_MIN_S);
- * INFINITY before the first run ended.
- */
-static double run_timeout(const struct ab_session *s)
+double ab_run_timeout(const struct ab_session *s, double now)
 {
+	double floor;
+
 	if (s->opts.run_timeout_s > 0)
 		return s->opts.run_timeout_s;
-	if (!(s->longest_run_s > 0))
-		return INFINITY;
-	return fmax(AB_RUN_TIMEOUT_FACTOR * s->longest_run_s, AB_RUN_TIMEOUT_MIN_S);
+	if (isfinite(s->max_time_end_s))
+		floor = fmax(s->max_time_end_s - now, 0);
+	else
+		floor = s->longest_run_s > 0 ? AB_RUN_TIMEOUT_MIN_S :
+			AB_FIRST_RUN_TIMEOUT_S;
+	return fmax(AB_RUN_TIMEOUT_FACTOR * s->longest_run_s, floor);
 }
 
 /* child_run's watcher of a whole run: past the deadline, its end. */
@@ -103,7 +103,7 @@ static bool before_deadline(void *ctx, double *wake_at)
 static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 		   const char *what, size_t index, size_t total)
 {
-	double limit = run_timeout(s), deadline = INFINITY;
+	double started, limit, deadline;
 	struct child_spec spec = { .argv = s->opts.cmd,
 				   .capture_max = AB_OUTPUT_MAX, .own_group = true,
 				   .ctx = &deadline };
@@ -122,10 +122,10 @@ static int run_arm(struct ab_session *s, enum ab_arm arm, struct ab_run *run,
 	if (err)
 		return err;
 	ab_read_counters(s, &before);
-	if (isfinite(limit)) {
-		deadline = monotonic_s() + limit;
-		spec.on_wake = before_deadline;
-	}
+	started = monotonic_s();
+	limit = ab_run_timeout(s, started);
+	deadline = started + limit;
+	spec.on_wake = before_deadline;
 	err = child_run(&spec, &res);
 	if (err) {
 		if (err != -EINTR)
@@ -183,16 +183,23 @@ static int add_run(struct ab_session *s, const struct ab_run *run)
 	return 0;
 }
 
+/*
+ * --until-precision: the half-width of the first metric's headline
+ * interval, the ABBA blocks' contrast once there are 2 blocks (else
+ * Welch's and Fieller's, as the headline), below the asked percent.
+ */
 static bool precision_reached(struct ab_session *s)
 {
 	struct ab_report report;
-	const struct stats_comparison *c;
+	const struct ab_metric_report *m;
+	double lo, hi;
 
 	if (ab_build_report(&s->opts, s->runs, s->n_runs, &report))
 		return false;
-	c = &report.metrics[0].cmp;
-	return isfinite(c->diff_ci_lo_pct) && isfinite(c->diff_ci_hi_pct) &&
-		(c->diff_ci_hi_pct - c->diff_ci_lo_pct) / 2 < s->opts.precision_pct;
+	m = &report.metrics[0];
+	lo = m->paired ? m->blocks.diff_ci_lo_pct : m->cmp.diff_ci_lo_pct;
+	hi = m->paired ? m->blocks.diff_ci_hi_pct : m->cmp.diff_ci_hi_pct;
+	return isfinite(lo) && isfinite(hi) && (hi - lo) / 2 < s->opts.precision_pct;
 }
 
 /*
@@ -228,6 +235,8 @@ int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 	struct ab_run run, block[2];
 	int err = 0;
 
+	s->max_time_end_s = o->max_time_s > 0 ? start + o->max_time_s : INFINITY;
+
 	for (unsigned int i = 0; i < o->warmup; i++) {
 		err = run_arm(s, i % 2 ? AB_ARM_B : AB_ARM_A, &run, "warmup",
 			      i + 1, o->warmup);
@@ -261,8 +270,10 @@ int ab_run_all(struct ab_session *s, struct ab_schedule *schedule,
 			if (err)
 				break;
 		}
-		if (err && ignored_failure(s, err, report))
+		if (err && ignored_failure(s, err, report)) {
+			ab_schedule_repeat(schedule);
 			continue;
+		}
 		if (err)
 			return err;
 		for (int i = 0; i < 2; i++) {

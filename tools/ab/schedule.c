@@ -21,12 +21,19 @@ int ab_schedule_init(struct ab_schedule *s, enum ab_order order,
 
 void ab_schedule_next(struct ab_schedule *s, enum ab_arm arms[2])
 {
-	bool b_first = s->order == AB_ORDER_RANDOM ?
-		gsl_rng_uniform_int(s->rng, 2) == 1 : s->blocks % 2 == 1;
+	if (!s->repeat) {
+		s->b_first = s->order == AB_ORDER_RANDOM ?
+			gsl_rng_uniform_int(s->rng, 2) == 1 : s->blocks % 2 == 1;
+		s->blocks++;
+	}
+	s->repeat = false;
+	arms[0] = s->b_first ? AB_ARM_B : AB_ARM_A;
+	arms[1] = s->b_first ? AB_ARM_A : AB_ARM_B;
+}
 
-	arms[0] = b_first ? AB_ARM_B : AB_ARM_A;
-	arms[1] = b_first ? AB_ARM_A : AB_ARM_B;
-	s->blocks++;
+void ab_schedule_repeat(struct ab_schedule *s)
+{
+	s->repeat = s->blocks > 0;
 }
 
 void ab_schedule_free(struct ab_schedule *s)

@@ -55,6 +55,7 @@ struct ab_session {
 	size_t runs_failed[2];
 	size_t runs_timed_out[2];
 	double longest_run_s;		/* wall time, warmup included */
+	double max_time_end_s;		/* -T's end, monotonic; INFINITY without */
 	struct interleave il;		/* --interleave */
 	struct ab_interleave_end il_end;
 	struct ab_latency latency;	/* --interleave, where the source reports it */
@@ -104,6 +105,14 @@ void ab_keep_found_value(struct ab_session *s);
  * or the failure was printed (the restore file is kept and named).
  */
 int ab_restore_knob(struct ab_session *s);
+
+/*
+ * How long a whole run started at now may take: --run-timeout, else
+ * AB_RUN_TIMEOUT_FACTOR times the longest run so far, never before -T
+ * ends (without -T, before AB_RUN_TIMEOUT_MIN_S, or AB_FIRST_RUN_TIMEOUT_S
+ * while no run has ended): finite, so a hung run always ends.
+ */
+double ab_run_timeout(const struct ab_session *s, double now);
 
 /*
  * Whole runs: warmup, then blocks until --runs (and --until-precision)

@@ -3,7 +3,8 @@
 # printing: the no-progress watchdog, on by default, ends it, signals the
 # command's process group, prints the partial report and the --save
 # file's last line, and exits 5. Whole runs: --run-timeout kills a run
-# that hangs (its process group) and counts it as a loss of its arm.
+# that hangs (its process group) and counts it as a loss of its arm;
+# without it, the default limit does (at -T's end), the first run's too.
 # Attach mode (--pid without a command) never signals the process it
 # watches, whoever ends the A/B: --max-time, the watchdog (a counter that
 # stopped with --stall-timeout) or a stop signal. Each vmpctl runs under
@@ -23,6 +24,15 @@ cp "$knob" "$scratch/found"
 ended() {
 	[ -n "$1" ] && { ! kill -0 "$1" 2>/dev/null ||
 		[ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
+}
+
+# all_ended FILE: every pid in FILE ended; wait_ended FILE: up to 2 s for it
+all_ended() {
+	local pid
+	while read -r pid; do ended "$pid" || return 1; done <"$1"
+}
+wait_ended() {
+	for _ in $(seq 40); do all_ended "$1" && return; sleep 0.05; done
 }
 
 # --- interleaved: a command that hangs after 4 s, with a child of its own
@@ -52,12 +62,14 @@ check "--stall-timeout 1.5: said, after 1.5 s or a little more" \
 	grep -Eq 'made no progress for (1\.[5-9]|[2-9])[0-9.]* s \(--stall-timeout\)' "$scratch/err"
 
 # --- whole runs: arm B's first 7 runs hang; --run-timeout kills each (its
-# group), and 7 of 17 against 0 of 10 is B's loss ---
+# group), and 7 of 17 against 0 of 17 (each dropped AB block runs AB
+# again) is B's loss ---
 printf '0\n' >"$scratch/hangs"
 cmd='if [ "$(cat "$1")" = 0 ] && [ "$(cat "$2")" -lt 7 ]; then
-	echo $(($(cat "$2") + 1)) >"$2"; sleep 1000 & wait; fi; echo "x 10"'
+	echo $(($(cat "$2") + 1)) >"$2"; sleep 1000 & echo $! >>"$3"; wait; fi; echo "x 10"'
 timeout 120 "$VMPCTL" ab -q --knob "$knob" -n 10 -w 0 --ignore-failure --run-timeout 0.5 \
-	--metric 'x ([0-9]+)' --save "$scratch/save" -- sh -c "$cmd" sh "$knob" "$scratch/hangs" \
+	--metric 'x ([0-9]+)' --save "$scratch/save" -- \
+	sh -c "$cmd" sh "$knob" "$scratch/hangs" "$scratch/sleeps" \
 	>"$scratch/out" 2>"$scratch/err"
 status=$?
 check "hanging B runs, --run-timeout: exit 1, B fails more (status $status: $(tail -n 2 "$scratch/err"))" \
@@ -69,17 +81,49 @@ check "... counted by arm as timed out" \
 check "... NO VERDICT, B fails more" grep -q '^NO VERDICT: losses depend on the arm: B fails more: 7 of 17' "$scratch/out"
 check "... in --save's last line" \
 	grep -q '"b":{"runs":17,"failed":0,"timed_out":7,"lost":7}' <(tail -n 1 "$scratch/save")
-check "... no sleep of theirs left" not_grep . <(pgrep -f '^sleep 1000$')
+# their own sleeps (other tests may run sleep 1000 meanwhile)
+wait_ended "$scratch/sleeps"
+check "... no sleep of theirs left ($(wc -l <"$scratch/sleeps") started)" all_ended "$scratch/sleeps"
 "$VMPCTL" ab report "$scratch/save" >"$scratch/again" 2>/dev/null
 check "... ab report counts them again" grep -q 'B 7 of 17 runs (failed 0, timed out 7)' "$scratch/again"
 
 # Without --ignore-failure a run over the timeout ends the A/B: exit 5.
 printf '0\n' >"$scratch/hangs"
 timeout 60 "$VMPCTL" ab -q --knob "$knob" -n 3 -w 0 --run-timeout 0.5 \
-	--metric 'x ([0-9]+)' -- sh -c "$cmd" sh "$knob" "$scratch/hangs" \
+	--metric 'x ([0-9]+)' -- sh -c "$cmd" sh "$knob" "$scratch/hangs" "$scratch/sleeps" \
 	>"$scratch/out" 2>"$scratch/err"
 status=$?
 check "a run over --run-timeout, no --ignore-failure: exit 5 (status $status)" [ "$status" -eq 5 ]
+check "... knob restored" same_bytes "$knob" "$scratch/found"
+
+# --- whole runs without --run-timeout: a run that hangs still ends, at
+# -T's end (before any run ended, and after 10 times the longest run) ---
+printf '0\n' >"$scratch/count"
+cmd='n=$(($(cat "$1") + 1)); echo $n >"$1"
+	[ "$n" -le "$2" ] || { sleep 1000 & echo $! >"$3"; wait; }; echo "x 10"'
+timeout 30 "$VMPCTL" ab -q --knob "$knob" -n 100 -w 0 -T 3 --metric 'x ([0-9]+)' \
+	--save "$scratch/save" -- sh -c "$cmd" sh "$scratch/count" 4 "$scratch/child" \
+	>"$scratch/out" 2>"$scratch/err"
+status=$?
+check "the fifth run hangs, no --run-timeout: exit 5 (status $status: $(tail -n 2 "$scratch/err"))" \
+	[ "$status" -eq 5 ]
+check "... killed at -T's end, and said so" \
+	grep -Eq 'run 5 \(arm A\): sh ran over [23][0-9.]* s \(the run timeout: --run-timeout sets it\)' "$scratch/err"
+check "... the report of the four runs before" grep -Eq '^metric +[*( ]*[+-]?[0-9.]+%' "$scratch/out"
+check "... --save ends with it" grep -q '"metrics":\[' <(tail -n 1 "$scratch/save")
+wait_ended "$scratch/child"
+check "... its sleep was ended too (its process group)" ended "$(cat "$scratch/child")"
+check "... knob restored" same_bytes "$knob" "$scratch/found"
+
+# The first run hangs (the warmup's): nothing has a length yet, -T ends it.
+printf '0\n' >"$scratch/count"
+timeout 30 "$VMPCTL" ab -q --knob "$knob" -n 3 -T 2 -- sh -c "$cmd" sh "$scratch/count" 0 \
+	"$scratch/child" \
+	>"$scratch/out" 2>"$scratch/err"
+status=$?
+check "the first run hangs, no --run-timeout: exit 5 (status $status: $(tail -n 2 "$scratch/err"))" \
+	[ "$status" -eq 5 ]
+check "... killed at -T's end" grep -Eq 'warmup 1 \(arm A\): sh ran over [12][0-9.]* s' "$scratch/err"
 check "... knob restored" same_bytes "$knob" "$scratch/found"
 
 # --- attach mode: the process watched records every signal it gets ---

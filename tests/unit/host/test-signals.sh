@@ -5,7 +5,9 @@
 # is forwarded to the running command at once, even when it arrives while
 # vmpctl is not waiting for that command; SIGINT ignored at start stays
 # ignored. The same for ab --interleave, whose one long command runs
-# while the knob flips. Inputs and output: see lib.sh.
+# while the knob flips. Every exit path keeps the report (issue 31): a
+# stop with stdout a file prints all of it, and --save ends with it also
+# when stdout is a closed pipe. Inputs and output: see lib.sh.
 # shellcheck disable=SC2016 # the commands vmpctl runs expand their own $1
 
 # A shell cannot undo a signal ignored at its start (SIGHUP under nohup,
@@ -79,6 +81,16 @@ cp "$knob" "$scratch/found"
 status=${PIPESTATUS[0]}
 check "closed pipe: vmpctl ended by SIGPIPE (status $status)" [ "$status" -eq 141 ]
 check "closed pipe: knob restored" same_bytes "$knob" "$scratch/found"
+
+# stdout a pipe already closed when the report comes: --save still ends
+# with the report (it is written first), and SIGPIPE ends vmpctl.
+"$VMPCTL" ab -q --knob "$knob" -n 2 -w 0 --save "$scratch/pipe.save" -- sleep 0.1 \
+	2>"$scratch/err" | true
+status=${PIPESTATUS[0]}
+check "stdout a closed pipe: vmpctl ended by SIGPIPE (status $status)" [ "$status" -eq 141 ]
+check "stdout a closed pipe: --save ends with the report" \
+	grep -q '"metrics":\[' <(tail -n 1 "$scratch/pipe.save")
+check "stdout a closed pipe: knob restored" same_bytes "$knob" "$scratch/found"
 
 # SIGPIPE ignored by the parent: EPIPE is the stop, exit 1.
 (trap '' PIPE; exec "$VMPCTL" ab --knob "$knob" -n 2 -w 0 -- sleep 0.3 2>&1) | head -c 1 >/dev/null
@@ -157,6 +169,27 @@ check "--interleave, SIGTERM, stdout a file: ended by the signal (status $status
 check "--interleave, SIGTERM, stdout a file: the report is in it" grep -q '^pairs: [0-9]* kept' "$scratch/out"
 check "--interleave, SIGTERM: --save ends with the report" \
 	grep -q '"mode":"interleave"' <(tail -n 1 "$scratch/stopped.save")
+
+# Whole runs: a stop after runs were kept prints the whole report to a
+# file, its last line included, and --save ends with it.
+printf '1\n' >"$knob"
+"$VMPCTL" ab -q --knob "$knob" -n 1000 -w 0 --save "$scratch/runs.save" -- sleep 0.05 \
+	>"$scratch/out" 2>"$scratch/err" &
+ab_pid=$!
+for _ in $(seq 200); do
+	[ "$(grep -c '"type":"run"' "$scratch/runs.save" 2>/dev/null)" -ge 6 ] && break
+	sleep 0.05
+done
+kill -TERM "$ab_pid"
+wait "$ab_pid"
+status=$?
+check "whole runs, SIGTERM, stdout a file: ended by the signal (status $status)" [ "$status" -eq 143 ]
+check "whole runs, SIGTERM, stdout a file: the headline is in it" \
+	grep -Eq '^wall\(s\) +[*( ]*[+-]?[0-9.]+%' "$scratch/out"
+check "whole runs, SIGTERM, stdout a file: the report's last line too" \
+	grep -q '^sanity: ' <(tail -n 1 "$scratch/out")
+check "whole runs, SIGTERM: --save ends with the report" \
+	grep -q '"metrics":\[' <(tail -n 1 "$scratch/runs.save")
 
 # --interleave: progress goes to a reader that leaves after the first pair.
 printf '1\n' >"$knob"
