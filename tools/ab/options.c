@@ -302,7 +302,7 @@ static int check_timeout(void *ctx, const char *opt, const char *arg)
 	return -EINVAL;
 }
 
-/* The progress-source options: sources.h checks and keeps them. */
+/* The options that pick a source: sources.h checks and keeps them. */
 static int set_source(void *ctx, const char *opt, const char *arg)
 {
 	struct ab_parse *p = ctx;
@@ -363,10 +363,12 @@ static const struct opt ab_option_table[] = {
 	{ "rate-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
 	{ "count-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
 	{ "preset", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "rate-stderr", 0, OPT_CALL, 0, 0, 0, false, set_source },
+	{ "rate-stderr", 0, OPT_TRUE, AB_FIELD(source.from_stderr), 0, 0, false,
+	  NULL },
 	{ "counter", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "cgroup", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "pid", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "cgroup", 0, OPT_TEXT, AB_FIELD(source.cgroup), 0, 0, false, NULL },
+	/* PID_MAX_LIMIT */
+	{ "pid", 0, OPT_UINT, AB_FIELD(source.pid), 1, 4194304, false, NULL },
 };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)

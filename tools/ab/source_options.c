@@ -4,7 +4,6 @@
  * regex over the command's lines, a kernel counter, and the cgroup or
  * process that a run without a command watches.
  */
-#include "args.h"
 #include "output.h"
 #include "sources.h"
 
@@ -53,22 +52,7 @@ int ab_source_option(const char *name, const char *value,
 {
 	const struct ab_source_ops *ops;
 	struct ab_source_pick *picked;
-	uint64_t pid;
 
-	if (strcmp(name, "rate-stderr") == 0) {
-		src->from_stderr = true;
-		return 0;
-	}
-	if (strcmp(name, "cgroup") == 0) {
-		src->cgroup = value;
-		return 0;
-	}
-	if (strcmp(name, "pid") == 0) {
-		if (arg_uint("ab", "--pid", value, 1, 4194304, &pid))
-			return -EINVAL;
-		src->pid = (unsigned long)pid;
-		return 0;
-	}
 	ops = pick(name, value);
 	if (!ops)
 		return -EINVAL;
@@ -117,7 +101,7 @@ static int resolve_target(struct ab_source_options *src)
 	if (src->cgroup)
 		snprintf(src->target, sizeof(src->target), "%s", src->cgroup);
 	else if (src->pid)
-		snprintf(src->target, sizeof(src->target), "/proc/%lu", src->pid);
+		snprintf(src->target, sizeof(src->target), "/proc/%u", src->pid);
 	else
 		return 0;
 	if (stat(src->target, &st))
@@ -175,7 +159,7 @@ int ab_source_finish_options(struct ab_source_options *src,
 		return -EINVAL;
 	}
 	src->attach_argv[0] = src->cgroup ? "--cgroup" : "--pid";
-	snprintf(src->pid_text, sizeof(src->pid_text), "%lu", src->pid);
+	snprintf(src->pid_text, sizeof(src->pid_text), "%u", src->pid);
 	src->attach_argv[1] = src->cgroup ? (char *)src->cgroup : src->pid_text;
 	src->attach_argv[2] = NULL;
 	return 0;
@@ -218,7 +202,7 @@ void ab_source_options_free(struct ab_source_options *src)
 {
 	const struct ab_source_pick *lines = line_pick(src);
 
-	if (src->config)
+	if (src->config && lines->ops->unconfigure)
 		lines->ops->unconfigure(src->config);
 	src->config = NULL;
 }

@@ -228,13 +228,16 @@ struct ab_source_options {
 	const char *counter_spec;	/* --counter */
 	struct ab_counter counter;
 	const char *cgroup;		/* --cgroup */
-	unsigned long pid;		/* --pid; 0: none */
+	unsigned int pid;		/* --pid; 0: none */
 	char target[4096];		/* the cgroup's directory or /proc/PID */
 	char *attach_argv[3];		/* no command: what the report names */
 	char pid_text[24];
 };
 
-/* A progress-source option by its long name (no dashes); 0 or -EINVAL (printed). */
+/*
+ * A source's option by its long name (no dashes): --preset, --rate-regex,
+ * --count-regex, --counter; 0 or -EINVAL (printed).
+ */
 int ab_source_option(const char *name, const char *value,
 		     struct ab_source_options *src);
 
