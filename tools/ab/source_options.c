@@ -63,8 +63,6 @@ int ab_source_option(const char *name, const char *value,
 	}
 	picked->ops = ops;
 	picked->arg = value;
-	if (ops->family == AB_SOURCE_COUNTER)
-		src->counter_spec = value;
 	return 0;
 }
 
@@ -78,14 +76,38 @@ static const struct ab_source_pick *line_pick(const struct ab_source_options *sr
 	return NULL;
 }
 
-/* Last, so that no earlier usage error leaves a configuration behind. */
+/* The source the options picked: the counter, else the lines' reader. */
+static const struct ab_source_pick *active_pick(const struct ab_source_options *src)
+{
+	return src->picked[AB_SOURCE_COUNTER].ops ?
+		&src->picked[AB_SOURCE_COUNTER] : line_pick(src);
+}
+
+/* The picked source reads the command's output (a preset or regex). */
+static bool reads_lines(const struct ab_source_options *src)
+{
+	const struct ab_source_pick *p = active_pick(src);
+
+	return p && p->ops->take;
+}
+
+/* The picked source is read by vmpctl on time (a counter). */
+static bool polled(const struct ab_source_options *src)
+{
+	const struct ab_source_pick *p = active_pick(src);
+
+	return p && p->ops->sample;
+}
+
+/* The picked source's configuration, with the target resolved. */
 static int configure(struct ab_source_options *src)
 {
-	const struct ab_source_pick *lines = line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
-	if (!lines || !lines->ops->configure)
+	if (!p || !p->ops->configure)
 		return 0;
-	return lines->ops->configure(lines->ops, lines->arg, &src->config);
+	return p->ops->configure(p->ops, p->arg, src->target[0] ? src->target : NULL,
+				 &src->config);
 }
 
 /* The --cgroup directory or /proc/PID, which must exist. */
@@ -116,13 +138,12 @@ static int resolve_target(struct ab_source_options *src)
 	return -EINVAL;
 }
 
-int ab_source_finish_options(struct ab_source_options *src,
-			     double interleave_s, double max_time_s,
-			     bool has_cmd)
+static int finish_options(struct ab_source_options *src, double interleave_s,
+			  double max_time_s, bool has_cmd)
 {
-	bool lines = ab_source_reads_lines(src);
+	bool lines = reads_lines(src);
 
-	if (!(interleave_s > 0) && (lines || src->counter_spec || src->from_stderr ||
+	if (!(interleave_s > 0) && (active_pick(src) || src->from_stderr ||
 				    src->cgroup || src->pid)) {
 		vmpctl_error("ab: --rate-regex, --count-regex, --preset, --rate-stderr, --counter, --cgroup and --pid are for --interleave");
 		return -EINVAL;
@@ -131,25 +152,24 @@ int ab_source_finish_options(struct ab_source_options *src,
 		vmpctl_error("ab: --preset and a regex: one way to read the lines, please");
 		return -EINVAL;
 	}
-	if (src->counter_spec && (lines || src->from_stderr)) {
+	if (src->picked[AB_SOURCE_COUNTER].ops && (line_pick(src) || src->from_stderr)) {
 		vmpctl_error("ab: --counter and the command's lines: one source of progress, please");
 		return -EINVAL;
 	}
 	if (resolve_target(src))
 		return -EINVAL;
-	if (src->counter_spec &&
-	    ab_counter_parse(src->counter_spec, src->target[0] ? src->target : NULL,
-			     &src->counter))
-		return -EINVAL;
-	if (lines && line_pick(src)->ops->on_stderr)
+	if (lines && active_pick(src)->ops->on_stderr)
 		src->from_stderr = true;
+	/* without a command a line source is refused below, not configured */
+	if ((has_cmd || !lines) && configure(src))
+		return -EINVAL;
 	if (has_cmd)
-		return configure(src);
+		return 0;
 	if (!src->target[0]) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...]), nor --cgroup or --pid to watch");
 		return -EINVAL;
 	}
-	if (!src->counter_spec || lines) {
+	if (!polled(src)) {
 		vmpctl_error("ab: watching %s without a command: its progress comes from --counter",
 			     src->target);
 		return -EINVAL;
@@ -165,24 +185,29 @@ int ab_source_finish_options(struct ab_source_options *src,
 	return 0;
 }
 
-bool ab_source_reads_lines(const struct ab_source_options *src)
+/* A usage error leaves nothing configured: ab exits without freeing. */
+int ab_source_finish_options(struct ab_source_options *src,
+			     double interleave_s, double max_time_s,
+			     bool has_cmd)
 {
-	return line_pick(src) != NULL;
+	int err = finish_options(src, interleave_s, max_time_s, has_cmd);
+
+	if (err)
+		ab_source_options_free(src);
+	return err;
 }
 
-void ab_line_source_init(struct ab_line_source *src,
-			 const struct ab_source_options *o)
+void ab_source_init(struct ab_source *src, const struct ab_source_options *o)
 {
-	const struct ab_source_pick *lines = line_pick(o);
+	const struct ab_source_pick *p = active_pick(o);
 
-	ab_line_source_open(src, lines ? lines->ops : NULL, o->config);
+	ab_source_open(src, p ? p->ops : NULL, o->config);
 }
 
 const char *ab_source_describe(const struct ab_source_options *src,
 			       char *buf, size_t size)
 {
-	const struct ab_source_pick *p = src->picked[AB_SOURCE_COUNTER].ops ?
-		&src->picked[AB_SOURCE_COUNTER] : line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
 	if (!p)
 		snprintf(buf, size, "the command's rate lines");
@@ -200,9 +225,9 @@ bool ab_source_attached(const struct ab_source_options *src)
 
 void ab_source_options_free(struct ab_source_options *src)
 {
-	const struct ab_source_pick *lines = line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
-	if (src->config && lines->ops->unconfigure)
-		lines->ops->unconfigure(src->config);
+	if (src->config && p->ops->unconfigure)
+		p->ops->unconfigure(src->config);
 	src->config = NULL;
 }
