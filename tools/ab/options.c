@@ -17,6 +17,9 @@
 
 static void ab_usage(FILE *out)
 {
+	char presets[256];
+
+	ab_source_preset_names(presets, sizeof(presets));
 	fprintf(out,
 		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
 		"       vmpctl ab report [--baseline FILE2] FILE   (a --save file again)\n"
@@ -73,7 +76,7 @@ static void ab_usage(FILE *out)
 		"                            intervals, at least two slices and %.0f s;\n"
 		"                            none for a --counter)\n"
 		"      --preset NAME         --interleave: read CMD's periodic reports:\n"
-		"                            sysbench, fio, iperf3 or pgbench (vmpctl(1))\n"
+		"                            %s (vmpctl(1))\n"
 		"      --rate-regex REGEX    --interleave: group 1 of CMD's lines is a rate\n"
 		"      --count-regex REGEX   ... the work done since the last such line\n"
 		"      --rate-stderr         read CMD's stderr too (pgbench's -P is there)\n"
@@ -125,7 +128,7 @@ static void ab_usage(FILE *out)
 		"      --a madvise --b always -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
 		AB_START_TIMEOUT_DEFAULT, AB_STALL_INTERVALS, AB_STALL_MIN_S,
-		AB_RUN_TIMEOUT_FACTOR,
+		presets, AB_RUN_TIMEOUT_FACTOR,
 		AB_RUN_TIMEOUT_MIN_S, AB_OUTPUT_MAX >> 20);
 }
 

@@ -12,24 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* "sysbench, fio, iperf3 or pgbench": the presets, as --preset's error says. */
-static void preset_names(char *buf, size_t size)
-{
-	size_t n = 0, len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; ab_sources[i]; i++)
-		n += ab_sources[i]->family == AB_SOURCE_PRESET;
-	for (size_t i = 0, k = 0; ab_sources[i] && len < size; i++) {
-		if (ab_sources[i]->family != AB_SOURCE_PRESET)
-			continue;
-		k++;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s",
-					k == 1 ? "" : k == n ? " or " : ", ",
-					ab_sources[i]->name);
-	}
-}
-
 /* The source an option and its value pick; NULL, printed, when none. */
 static const struct ab_source_ops *pick(const char *name, const char *value)
 {
@@ -40,7 +22,7 @@ static const struct ab_source_ops *pick(const char *name, const char *value)
 		return ab_source_by_option(name);
 	ops = ab_source_preset(value);
 	if (!ops) {
-		preset_names(names, sizeof(names));
+		ab_source_preset_names(names, sizeof(names));
 		vmpctl_error("ab: --preset: '%s' is not %s (stress-ng prints no periodic report: use --counter)",
 			     value, names);
 	}

@@ -30,6 +30,23 @@ const struct ab_source_ops *ab_source_preset(const char *name)
 	return NULL;
 }
 
+void ab_source_preset_names(char *buf, size_t size)
+{
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ab_sources[i]; i++)
+		n += ab_sources[i]->family == AB_SOURCE_PRESET;
+	for (size_t i = 0, k = 0; ab_sources[i] && len < size; i++) {
+		if (ab_sources[i]->family != AB_SOURCE_PRESET)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == n ? " or " : ", ",
+					ab_sources[i]->name);
+	}
+}
+
 const struct ab_source_ops *ab_source_by_option(const char *option)
 {
 	for (size_t i = 0; ab_sources[i]; i++)

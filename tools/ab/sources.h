@@ -127,6 +127,12 @@ const struct ab_source_ops *ab_source_preset(const char *name);
 /* The source --option (no dashes) picks, other than a preset; NULL: none. */
 const struct ab_source_ops *ab_source_by_option(const char *option);
 
+/*
+ * The presets in the table's order, for --help and --preset's error:
+ * "sysbench, fio, iperf3 or pgbench".
+ */
+void ab_source_preset_names(char *buf, size_t size);
+
 /* A source while the command runs. */
 struct ab_source {
 	const struct ab_source_ops *ops;	/* NULL: the project's rate lines */
