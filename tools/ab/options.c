@@ -488,10 +488,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				     opts->max_time_s, optind < argc))
 		return PARSE_USAGE;
 	opts->cmd = optind < argc ? argv + optind : opts->source.attach_argv;
+	/* ab exits on a usage error without freeing: the source's too */
 	if (opts->covariate_spec &&
 	    ab_counter_parse(opts->covariate_spec, opts->source.target[0] ?
-			     opts->source.target : NULL, &opts->covariate))
+			     opts->source.target : NULL, &opts->covariate)) {
+		ab_source_options_free(&opts->source);
 		return PARSE_USAGE;
+	}
 	if (opts->metric_regex) {
 		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
 		if (err) {

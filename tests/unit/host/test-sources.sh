@@ -156,6 +156,9 @@ usage "sources are for --interleave" --preset fio -- true
 usage "a preset and a regex" --interleave 1 --preset fio --rate-regex x -- true
 usage "a counter and lines" --interleave 1 --rate-regex x --counter /proc/vmstat:pgfault -- true
 usage "a bad regex" --interleave 1 --rate-regex '(' -- true
+# after the counter is configured (the sanitizers' build: nothing leaks)
+usage "a bad --covariate" --interleave 1 --sequential --target 5% --covariate memory.stat: \
+	--cgroup "$cg" --counter cpu.stat:usage_usec -T 1
 check "usage: the knob was never written" same_bytes "$knob" "$scratch/found"
 
 finish
