@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "ab/source_counter.h"
 #include "ab/sources.h"
 
 #define WORKLOADS "fixtures/workloads/"
@@ -56,7 +58,7 @@ static char *slurp(const char *path)
 }
 
 /* Feeds a recording to src line by line, LINE_GAP_S apart from t0. */
-static void replay(struct ab_line_source *src, const char *name,
+static void replay(struct ab_source *src, const char *name,
 		   struct replay *r)
 {
 	char path[256], *text, *line, *next;
@@ -73,7 +75,7 @@ static void replay(struct ab_line_source *src, const char *name,
 
 		next = nl ? nl + 1 : line + strlen(line);
 		arrival += LINE_GAP_S;
-		ret = ab_line_source_take(src, line, (size_t)((nl ? nl : next) - line),
+		ret = ab_source_take(src, line, (size_t)((nl ? nl : next) - line),
 					  arrival, &r->s[r->n]);
 		assert_true(ret >= -EINVAL && ret <= 1);
 		if (ret < 0)
@@ -81,7 +83,7 @@ static void replay(struct ab_line_source *src, const char *name,
 		if (ret == 1)
 			assert_true(++r->n < SAMPLES_MAX);
 	}
-	if (ab_line_source_finish(src, &r->s[r->n]) == 1)
+	if (ab_source_finish(src, &r->s[r->n]) == 1)
 		r->n++;
 	free(text);
 }
@@ -114,11 +116,11 @@ static void assert_ordered(const struct replay *r)
 
 static void test_sysbench_cpu(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("sysbench"), NULL);
+	ab_source_open(&src, ab_source_preset("sysbench"), NULL);
 	replay(&src, "sysbench-cpu.txt", &r);
 	assert_int_equal(r.n, 5);
 	assert_int_equal(r.invalid, 0);
@@ -134,16 +136,16 @@ static void test_sysbench_cpu(void **state)
 	assert_close(r.s[4].lat_pct_ms, 0.47, 1e-12);
 	/* "total number of events: 11954" in 5.0 s */
 	assert_close(total_count(&r), 11954, 0.01);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_sysbench_memory(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("sysbench"), NULL);
+	ab_source_open(&src, ab_source_preset("sysbench"), NULL);
 	replay(&src, "sysbench-memory.txt", &r);
 	/* [ 1s ] 4707.65 MiB/sec ... [ 4s ] 4459.17 MiB/sec: MiB per second */
 	assert_int_equal(r.n, 4);
@@ -153,16 +155,16 @@ static void test_sysbench_memory(void **state)
 	assert_true(isnan(r.s[3].lat_pct_ms));
 	/* 22774.72 MiB in 5.0 s, the last second unreported */
 	assert_close(total_count(&r), 22774.72 * 4 / 5.001, 0.03);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_pgbench(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("pgbench"), NULL);
+	ab_source_open(&src, ab_source_preset("pgbench"), NULL);
 	replay(&src, "pgbench.txt", &r);
 	assert_int_equal(r.n, 5);
 	assert_ordered(&r);
@@ -174,16 +176,16 @@ static void test_pgbench(void **state)
 	/* "number of transactions actually processed: 4123" */
 	assert_close(total_count(&r), 4123, 0.01);
 	assert_true(ab_source_preset("pgbench")->on_stderr);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_iperf3_one_stream(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("iperf3"), NULL);
+	ab_source_open(&src, ab_source_preset("iperf3"), NULL);
 	replay(&src, "iperf3-client.txt", &r);
 	/* five intervals; the sender and receiver totals are not intervals */
 	assert_int_equal(r.n, 5);
@@ -193,16 +195,16 @@ static void test_iperf3_one_stream(void **state)
 	assert_close(r.s[0].iv.count, 1.72 * 1024 * 1024 * 1024, 1e-12);
 	/* "0.00-5.00 sec 8.33 GBytes ... sender", rounded to 3 digits */
 	assert_close(total_count(&r), 8.33 * 1024 * 1024 * 1024, 0.005);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_iperf3_two_streams(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("iperf3"), NULL);
+	ab_source_open(&src, ab_source_preset("iperf3"), NULL);
 	replay(&src, "iperf3-client-P2.txt", &r);
 	/* the [SUM] lines, not the streams' as well */
 	assert_int_equal(r.n, 5);
@@ -211,16 +213,16 @@ static void test_iperf3_two_streams(void **state)
 	assert_close(r.s[1].iv.count, 1.22 * 1024 * 1024 * 1024, 1e-12);
 	/* "[SUM] 0.00-5.00 sec 7.53 GBytes ... sender" */
 	assert_close(total_count(&r), 7.53 * 1024 * 1024 * 1024, 0.005);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_fio_json(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 
 	(void)state;
-	ab_line_source_open(&src, ab_source_preset("fio"), NULL);
+	ab_source_open(&src, ab_source_preset("fio"), NULL);
 	replay(&src, "fio-randread.json.txt", &r);
 	/* six reports: the first starts the count, five intervals follow */
 	assert_int_equal(r.n, 5);
@@ -232,18 +234,18 @@ static void test_fio_json(void **state)
 	/* 4 KiB reads: the mean latency of the interval's own 12511 I/Os */
 	assert_true(r.s[0].lat_mean_ms > 0.01 && r.s[0].lat_mean_ms < 10);
 	assert_true(isnan(r.s[0].lat_pct_ms));
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 }
 
 static void test_rate_regex(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 	regex_t re;
 
 	(void)state;
 	assert_int_equal(regcomp(&re, "eps: ([0-9.]+)", REG_EXTENDED), 0);
-	ab_line_source_open(&src, ab_source_by_option("rate-regex"), &re);
+	ab_source_open(&src, ab_source_by_option("rate-regex"), &re);
 	replay(&src, "sysbench-cpu.txt", &r);
 	/* the first match starts the clock; its four successors are rates */
 	assert_int_equal(r.n, 4);
@@ -251,13 +253,13 @@ static void test_rate_regex(void **state)
 	/* "[ 2s ]" arrived one line after "[ 1s ]" */
 	assert_close(r.s[0].iv.interval_s, LINE_GAP_S, 1e-9);
 	assert_close(r.s[0].iv.count, 2361.48 * LINE_GAP_S, 1e-9);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 	regfree(&re);
 }
 
 static void test_count_regex(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct replay r;
 	regex_t re;
 
@@ -265,34 +267,34 @@ static void test_count_regex(void **state)
 	/* the interval lines carry a Cwnd column, the totals do not */
 	assert_int_equal(regcomp(&re, "sec +([0-9.]+) GBytes +[0-9.]+ Gbits/sec +[0-9]+ +[0-9.]+ [KM]Bytes",
 				 REG_EXTENDED), 0);
-	ab_line_source_open(&src, ab_source_by_option("count-regex"), &re);
+	ab_source_open(&src, ab_source_by_option("count-regex"), &re);
 	replay(&src, "iperf3-client.txt", &r);
 	assert_int_equal(r.n, 4);
 	assert_close(r.s[0].iv.count, 1.71, 1e-12);
 	assert_close(r.s[3].iv.count, 1.52, 1e-12);
 	assert_close(r.s[3].iv.interval_s, LINE_GAP_S, 1e-9);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 	regfree(&re);
 }
 
 static void test_regex_rejects_nonsense(void **state)
 {
-	struct ab_line_source src;
+	struct ab_source src;
 	struct ab_sample s;
 	regex_t re;
 
 	(void)state;
 	assert_int_equal(regcomp(&re, "rate=([^ ]+)", REG_EXTENDED), 0);
-	ab_line_source_open(&src, ab_source_by_option("rate-regex"), &re);
-	assert_int_equal(ab_line_source_take(&src, "rate=5", 6, 1.0, &s), 0);
-	assert_int_equal(ab_line_source_take(&src, "rate=abc", 8, 2.0, &s), -EINVAL);
-	assert_int_equal(ab_line_source_take(&src, "rate=-3", 7, 3.0, &s), -EINVAL);
-	assert_int_equal(ab_line_source_take(&src, "other", 5, 4.0, &s), 0);
+	ab_source_open(&src, ab_source_by_option("rate-regex"), &re);
+	assert_int_equal(ab_source_take(&src, "rate=5", 6, 1.0, &s), 0);
+	assert_int_equal(ab_source_take(&src, "rate=abc", 8, 2.0, &s), -EINVAL);
+	assert_int_equal(ab_source_take(&src, "rate=-3", 7, 3.0, &s), -EINVAL);
+	assert_int_equal(ab_source_take(&src, "other", 5, 4.0, &s), 0);
 	/* from the last good line on */
-	assert_int_equal(ab_line_source_take(&src, "rate=10", 7, 5.0, &s), 1);
+	assert_int_equal(ab_source_take(&src, "rate=10", 7, 5.0, &s), 1);
 	assert_close(s.iv.interval_s, 4.0, 1e-12);
 	assert_close(s.iv.count, 40, 1e-12);
-	ab_line_source_free(&src);
+	ab_source_free(&src);
 	regfree(&re);
 }
 
@@ -408,6 +410,94 @@ static void test_counter_spelling(void **state)
 	assert_int_equal(ab_counter_value(&c, "nosuch x\n", &v), -EINVAL);
 }
 
+/* Writes text to path, replacing what was there. */
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * --counter through the options and its ops alone, as interleave.c drives
+ * it: a polled source, configured with the target's path, whose readings
+ * give the growth between them.
+ */
+static void test_counter_polled_through_ops(void **state)
+{
+	char dir[] = "/tmp/vmpctl-test-counter-XXXXXX", file[64];
+	struct ab_source_options o = { 0 };
+	struct ab_source src;
+	struct ab_sample s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/memory.stat", dir);
+	write_file(file, "pgfault 100\n");
+	assert_int_equal(ab_source_option("counter", "memory.stat:pgfault", &o), 0);
+	o.cgroup = dir;
+	/* no command: ab watches the cgroup */
+	assert_int_equal(ab_source_finish_options(&o, 1, 10, false), 0);
+	assert_true(ab_source_attached(&o));
+	ab_source_init(&src, &o);
+	assert_true(ab_source_polled(&src));
+	assert_false(ab_source_takes_lines(&src));
+	/* the first reading only starts the count */
+	assert_int_equal(ab_source_sample(&src, true, &s), 0);
+	write_file(file, "pgfault 250\n");
+	usleep(1000);
+	assert_int_equal(ab_source_sample(&src, true, &s), 1);
+	assert_close(s.iv.count, 150, 0);
+	assert_true(s.iv.interval_s > 0);
+	assert_true(isnan(s.lat_mean_ms));
+	/* a flip lies between: none, and the count starts again */
+	write_file(file, "pgfault 300\n");
+	assert_int_equal(ab_source_sample(&src, false, &s), 0);
+	write_file(file, "pgfault 400\n");
+	usleep(1000);
+	assert_int_equal(ab_source_sample(&src, true, &s), 1);
+	assert_close(s.iv.count, 100, 0);
+	/* a counter that went back gives nothing */
+	write_file(file, "pgfault 50\n");
+	usleep(1000);
+	assert_int_equal(ab_source_sample(&src, true, &s), 0);
+	ab_source_free(&src);
+	ab_source_options_free(&o);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static int configure_only(const struct ab_source_ops *ops, const char *arg,
+			  const char *target, void **config)
+{
+	static int configured;
+
+	(void)ops;
+	(void)arg;
+	(void)target;
+	*config = &configured;
+	return 0;
+}
+
+/* A source whose configuration needs no freeing has no unconfigure. */
+static void test_configure_without_unconfigure(void **state)
+{
+	static const struct ab_source_ops fake = {
+		.name = "fake", .option = "preset", .family = AB_SOURCE_PRESET,
+		.configure = configure_only,
+	};
+	struct ab_source_options o = { 0 };
+
+	(void)state;
+	o.picked[AB_SOURCE_PRESET] = (struct ab_source_pick){ .ops = &fake, .arg = "fake" };
+	assert_int_equal(ab_source_finish_options(&o, 1, 0, true), 0);
+	assert_non_null(o.config);
+	ab_source_options_free(&o);
+	assert_null(o.config);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +515,8 @@ int main(void)
 		cmocka_unit_test(test_counter_net_dev),
 		cmocka_unit_test(test_counter_io_stat),
 		cmocka_unit_test(test_counter_spelling),
+		cmocka_unit_test(test_counter_polled_through_ops),
+		cmocka_unit_test(test_configure_without_unconfigure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

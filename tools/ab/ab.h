@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "losses.h"
+#include "source_counter.h"
 #include "sources.h"
 #include "stats.h"
 #include "stats_paired.h"

@@ -68,10 +68,13 @@ struct il_run {
 	bool seq_stopped;	/* its answer ended the run */
 	double covariate_at;	/* --covariate: read at the open slice's start */
 	double covariate_t;
-	/* --preset or a regex: the command's own lines */
-	struct ab_line_source lines;
-	/* --counter: read after each flip, settle and half slice, and before a flip */
-	struct ab_counter_sampler sampler;
+	/* --preset, a regex or --counter; none: the project's rate lines */
+	struct ab_source source;
+	/*
+	 * read by ab on time (--counter): after each flip, --settle and half
+	 * the slice, and before a flip
+	 */
+	bool polled;
 	double next_sample;
 	double sample_after;	/* the one after next_sample; INFINITY none */
 };
@@ -104,12 +107,12 @@ static bool usable_line(struct il_run *run, const struct rate_interval *iv)
 /* A line of the command's through --preset or a regex: 0 with *sample. */
 static int take_source_line(struct il_run *run, struct ab_sample *sample)
 {
-	int ret = ab_line_source_take(&run->lines, run->line, run->line_len,
-				      monotonic_s(), sample);
+	int ret = ab_source_take(&run->source, run->line, run->line_len,
+				 monotonic_s(), sample);
 
 	if (ret == -EINVAL && !run->lines_invalid++)
 		vmpctl_error("ab: warning: %s printed a %s report with numbers that make no sense: %.*s",
-			     run->s->opts.cmd[0], ab_line_source_name(&run->lines),
+			     run->s->opts.cmd[0], ab_source_name(&run->source),
 			     (int)run->line_len, run->line);
 	if (ret == -ENOMEM)
 		vmpctl_error("ab: %s", strerror(ENOMEM));
@@ -144,7 +147,7 @@ static void take_line(struct il_run *run)
 	struct rate_interval iv;
 	int err;
 
-	if (ab_source_reads_lines(&run->s->opts.source)) {
+	if (ab_source_takes_lines(&run->source)) {
 		if (!take_source_line(run, &sample))
 			take_sample(run, &sample);
 		return;
@@ -180,7 +183,6 @@ static void on_output(void *ctx, const char *data, size_t n)
 	}
 }
 
-/* The kernel counters from the open slice's start to now go into it. */
 /*
  * --covariate: its rate over the open slice (from its start, after the
  * flip, to now) into the slice, and the reading that starts the next;
@@ -209,6 +211,7 @@ static int read_covariate(struct il_run *run, bool close)
 	return 0;
 }
 
+/* The kernel counters from the open slice's start to now go into it. */
 static void close_counters(struct il_run *run)
 {
 	struct interleave *il = &run->s->il;
@@ -228,22 +231,21 @@ static void close_counters(struct il_run *run)
 }
 
 /*
- * --counter: the interval since the last reading goes to the slices
+ * A polled source: the interval since the last reading goes to the slices
  * (since_last false: a flip lies between, so none); 0 or -errno (printed).
  */
-static int sample_counter(struct il_run *run, bool since_last)
+static int sample_source(struct il_run *run, bool since_last)
 {
-	struct rate_interval iv;
-	int ret = ab_counter_sample(&run->s->opts.source.counter, &run->sampler,
-				    since_last, &iv);
+	struct ab_sample sample;
+	int ret = ab_source_sample(&run->source, since_last, &sample);
 
 	if (ret == 1)
-		il_add_interval(&run->s->il, &iv);
+		il_add_interval(&run->s->il, &sample.iv);
 	return ret < 0 ? ret : 0;
 }
 
 /*
- * --counter's readings in a slice that just began: after --settle, at the
+ * A polled source's readings in a slice that just began: after --settle, at the
  * middle of the counted time (for the carry-over check's halves), and
  * before the next flip.
  */
@@ -285,10 +287,10 @@ static int flip(struct il_run *run)
 		return err;
 	}
 	run->next_flip = flip_started + il_slice_length(il, il->n - 1);
-	if (!run->s->opts.source.counter_spec)
+	if (!run->polled)
 		return 0;
 	plan_samples(run);
-	return sample_counter(run, false);
+	return sample_source(run, false);
 }
 
 /* The status line's figures: the time, and the kept pairs' comparison. */
@@ -452,7 +454,7 @@ static double stall_limit(const struct il_run *run)
 
 	if (o->stall_timeout_s > 0)
 		return o->stall_timeout_s;
-	if (o->source.counter_spec)
+	if (run->polled)
 		return 0;
 	return fmax(fmax(AB_STALL_INTERVALS * il_recent_median(&run->s->il),
 			 2 * o->interleave_s), AB_STALL_MIN_S);
@@ -469,7 +471,7 @@ static bool stalled(struct il_run *run, double now, double *wake_at)
 	double limit = stall_limit(run);
 	char why[128];
 
-	if (il->intervals_read != run->intervals_seen && !run->s->opts.source.counter_spec) {
+	if (il->intervals_read != run->intervals_seen && !run->polled) {
 		run->intervals_seen = il->intervals_read;
 		run->progress_at = now;
 	}
@@ -508,15 +510,15 @@ static bool on_wake(void *ctx, double *wake_at)
 		run->out_of_time = true;
 		return false;
 	}
-	if (o->source.counter_spec && il->n && now >= run->next_sample &&
+	if (run->polled && il->n && now >= run->next_sample &&
 	    now < run->next_flip) {
-		run->error = sample_counter(run, true);
+		run->error = sample_source(run, true);
 		if (run->error)
 			return false;
 		run->next_sample = run->sample_after;
 		run->sample_after = INFINITY;
 	}
-	if (!il->intervals_read && !o->source.counter_spec &&
+	if (!il->intervals_read && !run->polled &&
 	    now - run->started >= o->start_timeout_s) {
 		vmpctl_error("ab: %s printed no rate line in %g s (--start-timeout): --interleave needs a command that reports its rate (pft --report-interval; see vmpctl(1))",
 			     o->cmd[0], now - run->started);
@@ -524,16 +526,16 @@ static bool on_wake(void *ctx, double *wake_at)
 		return false;
 	}
 	if (!il->n || now >= run->next_flip) {
-		if (o->source.counter_spec && il->n)
-			run->error = sample_counter(run, true);
+		if (run->polled && il->n)
+			run->error = sample_source(run, true);
 		if (!run->error)
 			run->error = flip(run);
 		if (run->error)
 			return false;
 	}
-	*wake_at = il->intervals_read || o->source.counter_spec ? run->next_flip :
+	*wake_at = il->intervals_read || run->polled ? run->next_flip :
 		fmin(run->next_flip, run->started + o->start_timeout_s);
-	if (o->source.counter_spec)
+	if (run->polled)
 		*wake_at = fmin(*wake_at, run->next_sample);
 	return !stalled(run, now, wake_at);
 }
@@ -587,7 +589,8 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		spec.argv = NULL;
 		spec.body = wait_to_be_ended;
 	}
-	ab_line_source_init(&run.lines, &s->opts.source);
+	ab_source_init(&run.source, &s->opts.source);
+	run.polled = ab_source_polled(&run.source);
 
 	ab_status_init(&run.status, s->opts.quiet);
 	il_init(&s->il, s->opts.max_flip_s, s->opts.warmup);
@@ -595,7 +598,7 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 	s->il.settle_s = s->opts.settle_s;
 	s->il.split = s->opts.split_intervals;
 	/* ab reads a counter on time: only a command's own reports stall */
-	s->il.find_stalls = !s->opts.source.counter_spec;
+	s->il.find_stalls = !run.polled;
 	s->il.slice_s = s->opts.interleave_s;
 	s->il.long_every = s->opts.long_every;
 	if (s->opts.sequential &&
@@ -609,22 +612,22 @@ int ab_interleave_run(struct ab_session *s, struct ab_schedule *schedule)
 		return -EINTR;
 	run.started = monotonic_s();
 	/* ab reads a counter from the start: the watchdog watches from then */
-	if (s->opts.source.counter_spec)
+	if (run.polled)
 		run.progress_at = run.started;
 	err = child_run(&spec, &res);
 	if (err) {
 		if (err != -EINTR)
 			vmpctl_error("ab: starting %s: %s", s->opts.cmd[0],
 				     strerror(-err));
-		ab_line_source_free(&run.lines);
+		ab_source_free(&run.source);
 		return err;
 	}
 	/* a last line without its newline */
 	if (run.line_len && !run.line_too_long)
 		take_line(&run);
-	if (ab_line_source_finish(&run.lines, &last) == 1)
+	if (ab_source_finish(&run.source, &last) == 1)
 		take_sample(&run, &last);
-	ab_line_source_free(&run.lines);
+	ab_source_free(&run.source);
 	s->il.input_done = true;
 	ab_status_clear(&run.status);
 	if (!run.error)

@@ -17,6 +17,9 @@
 
 static void ab_usage(FILE *out)
 {
+	char presets[256];
+
+	ab_source_preset_names(presets, sizeof(presets));
 	fprintf(out,
 		"Usage: vmpctl ab [options] -- CMD [ARGS...]\n"
 		"       vmpctl ab report [--baseline FILE2] FILE   (a --save file again)\n"
@@ -73,7 +76,7 @@ static void ab_usage(FILE *out)
 		"                            intervals, at least two slices and %.0f s;\n"
 		"                            none for a --counter)\n"
 		"      --preset NAME         --interleave: read CMD's periodic reports:\n"
-		"                            sysbench, fio, iperf3 or pgbench (vmpctl(1))\n"
+		"                            %s (vmpctl(1))\n"
 		"      --rate-regex REGEX    --interleave: group 1 of CMD's lines is a rate\n"
 		"      --count-regex REGEX   ... the work done since the last such line\n"
 		"      --rate-stderr         read CMD's stderr too (pgbench's -P is there)\n"
@@ -126,7 +129,7 @@ static void ab_usage(FILE *out)
 		"      --a madvise --b always -- CMD\n",
 		AB_RUNS_DEFAULT, AB_WARMUP_DEFAULT, AB_MAX_TIME_DEFAULT,
 		AB_START_TIMEOUT_DEFAULT, AB_STALL_INTERVALS, AB_STALL_MIN_S,
-		AB_RUN_TIMEOUT_FACTOR,
+		presets, AB_RUN_TIMEOUT_FACTOR,
 		AB_RUN_TIMEOUT_MIN_S, AB_FIRST_RUN_TIMEOUT_S, AB_OUTPUT_MAX >> 20);
 }
 
@@ -303,7 +306,7 @@ static int check_timeout(void *ctx, const char *opt, const char *arg)
 	return -EINVAL;
 }
 
-/* The progress-source options: sources.h checks and keeps them. */
+/* The options that pick a source: sources.h checks and keeps them. */
 static int set_source(void *ctx, const char *opt, const char *arg)
 {
 	struct ab_parse *p = ctx;
@@ -364,10 +367,12 @@ static const struct opt ab_option_table[] = {
 	{ "rate-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
 	{ "count-regex", 0, OPT_CALL, 0, 0, 0, true, set_source },
 	{ "preset", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "rate-stderr", 0, OPT_CALL, 0, 0, 0, false, set_source },
+	{ "rate-stderr", 0, OPT_TRUE, AB_FIELD(source.from_stderr), 0, 0, false,
+	  NULL },
 	{ "counter", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "cgroup", 0, OPT_CALL, 0, 0, 0, true, set_source },
-	{ "pid", 0, OPT_CALL, 0, 0, 0, true, set_source },
+	{ "cgroup", 0, OPT_TEXT, AB_FIELD(source.cgroup), 0, 0, false, NULL },
+	/* PID_MAX_LIMIT */
+	{ "pid", 0, OPT_UINT, AB_FIELD(source.pid), 1, 4194304, false, NULL },
 };
 
 enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
@@ -484,10 +489,13 @@ enum parse_result ab_parse_args(int argc, char **argv, struct ab_options *opts)
 				     opts->max_time_s, optind < argc))
 		return PARSE_USAGE;
 	opts->cmd = optind < argc ? argv + optind : opts->source.attach_argv;
+	/* ab exits on a usage error without freeing: the source's too */
 	if (opts->covariate_spec &&
 	    ab_counter_parse(opts->covariate_spec, opts->source.target[0] ?
-			     opts->source.target : NULL, &opts->covariate))
+			     opts->source.target : NULL, &opts->covariate)) {
+		ab_source_options_free(&opts->source);
 		return PARSE_USAGE;
+	}
 	if (opts->metric_regex) {
 		err = regcomp(&opts->metric, opts->metric_regex, REG_EXTENDED);
 		if (err) {

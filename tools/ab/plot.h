@@ -72,29 +72,6 @@
 int ab_plot_saved(const struct ab_saved *saved, const struct ab_result *r,
 		  const char *path);
 
-/* vmpctl ab merge --plot: one row of the forest plot, in percent. */
-struct forest_row {
-	const char *label;
-	double effect_pct;
-	double lo_pct;
-	double hi_pct;
-};
-
-/*
- * A forest plot: a row per host, its effect and interval; at the bottom
- * the pooled effect as a diamond over its interval and the prediction
- * interval for a new host as a bar under it.
- */
-struct forest_plot {
-	const char *title;	/* knob, arms, verdict */
-	const char *metric;	/* what the percentages are of */
-	const struct forest_row *rows;
-	size_t n_rows;
-	struct forest_row pooled;
-	double pi_lo_pct;
-	double pi_hi_pct;
-};
-
 /* Draws f to path, a PNG or an SVG by its suffix. 0, or the exit status. */
 int ab_plot_forest(const struct forest_plot *f, const char *path);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tick values and their labels for the plots (plot_axis.h). */
 #include "plot_axis.h"
-#include "plot.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -2,7 +2,8 @@
 /*
  * The plots' axes (plot_cairo.c): tick values at round steps (1, 2 or 5
  * times a power of ten) and their labels with an SI prefix and the unit,
- * so that a reader sees "20 k/s" or "5 ms", not "2.232e+04".
+ * so that a reader sees "20 k/s" or "5 ms", not "2.232e+04". The forest
+ * plot's data lives here, below plot.h, because its x range is the axis's.
  */
 #ifndef VMPCTL_AB_PLOT_AXIS_H
 #define VMPCTL_AB_PLOT_AXIS_H
@@ -12,7 +13,28 @@
 
 #define PLOT_TICKS_MAX 12
 
-struct forest_plot;
+/* vmpctl ab merge --plot: one row of the forest plot, in percent. */
+struct forest_row {
+	const char *label;
+	double effect_pct;
+	double lo_pct;
+	double hi_pct;
+};
+
+/*
+ * A forest plot: a row per host, its effect and interval; at the bottom
+ * the pooled effect as a diamond over its interval and the prediction
+ * interval for a new host as a bar under it.
+ */
+struct forest_plot {
+	const char *title;	/* knob, arms, verdict */
+	const char *metric;	/* what the percentages are of */
+	const struct forest_row *rows;
+	size_t n_rows;
+	struct forest_row pooled;
+	double pi_lo_pct;
+	double pi_hi_pct;
+};
 
 /*
  * The round values from lo to hi (lo < hi) at a step giving 4 to 10 of

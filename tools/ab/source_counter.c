@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Progress from a kernel counter, FILE[:FIELD[+FIELD...]] (see sources.h):
- * one lookup that reads the flat keyed files of cgroups and procfs,
- * io.stat's per-device pairs and /proc/net/dev's columns alike.
+ * Progress from a kernel counter, FILE[:FIELD[+FIELD...]] (see
+ * source_counter.h): one lookup that reads the flat keyed files of
+ * cgroups and procfs, io.stat's per-device pairs and /proc/net/dev's
+ * columns alike; a polled source (sources.h), read by vmpctl on time.
  */
 #include "clock.h"
 #include "fileio.h"
 #include "output.h"
+#include "source_counter.h"
 #include "sources.h"
 
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,10 +216,40 @@ int ab_counter_read(const struct ab_counter *counter, double *value)
 	return err;
 }
 
-int ab_counter_sample(const struct ab_counter *counter,
-		      struct ab_counter_sampler *sampler, bool since_last,
-		      struct rate_interval *iv)
+/* The counter's last reading, between slice boundaries. */
+struct counter_state {
+	bool have_last;
+	double last_t;
+	double last_value;
+};
+
+static int configure(const struct ab_source_ops *ops, const char *arg,
+		     const char *target, void **config)
 {
+	struct ab_counter *counter = malloc(sizeof(*counter));
+
+	if (!counter) {
+		vmpctl_error("ab: --%s: %s", ops->option, strerror(ENOMEM));
+		return -EINVAL;
+	}
+	if (ab_counter_parse(arg, target, counter)) {
+		free(counter);
+		return -EINVAL;
+	}
+	*config = counter;
+	return 0;
+}
+
+static void unconfigure(void *config)
+{
+	free(config);
+}
+
+static int sample(void *state, const void *config, bool since_last,
+		  struct ab_sample *out)
+{
+	const struct ab_counter *counter = config;
+	struct counter_state *s = state;
 	double value, now;
 	int err = ab_counter_read(counter, &value), ret = 0;
 
@@ -226,16 +259,14 @@ int ab_counter_sample(const struct ab_counter *counter,
 			     strerror(-err));
 		return err;
 	}
-	if (since_last && sampler->have_last && now > sampler->last_t &&
-	    value >= sampler->last_value) {
-		iv->t = now;
-		iv->interval_s = now - sampler->last_t;
-		iv->count = value - sampler->last_value;
+	if (since_last && s->have_last && now > s->last_t &&
+	    value >= s->last_value) {
+		ab_sample_init(out, now, now - s->last_t, value - s->last_value);
 		ret = 1;
 	}
-	sampler->have_last = true;
-	sampler->last_t = now;
-	sampler->last_value = value;
+	s->have_last = true;
+	s->last_t = now;
+	s->last_value = value;
 	return ret;
 }
 
@@ -245,10 +276,13 @@ static void describe(const struct ab_source_ops *ops, const char *arg,
 	snprintf(buf, size, "%s %s", ops->name, arg);
 }
 
-/* Read by vmpctl at slice boundaries (ab_counter_sample()), not a line source. */
 const struct ab_source_ops ab_source_counter = {
 	.name = "counter",
 	.option = "counter",
 	.family = AB_SOURCE_COUNTER,
 	.describe = describe,
+	.configure = configure,
+	.unconfigure = unconfigure,
+	.state_size = sizeof(struct counter_state),
+	.sample = sample,
 };

@@ -4,7 +4,6 @@
  * regex over the command's lines, a kernel counter, and the cgroup or
  * process that a run without a command watches.
  */
-#include "args.h"
 #include "output.h"
 #include "sources.h"
 
@@ -12,24 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* "sysbench, fio, iperf3 or pgbench": the presets, as --preset's error says. */
-static void preset_names(char *buf, size_t size)
-{
-	size_t n = 0, len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; ab_sources[i]; i++)
-		n += ab_sources[i]->family == AB_SOURCE_PRESET;
-	for (size_t i = 0, k = 0; ab_sources[i] && len < size; i++) {
-		if (ab_sources[i]->family != AB_SOURCE_PRESET)
-			continue;
-		k++;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s",
-					k == 1 ? "" : k == n ? " or " : ", ",
-					ab_sources[i]->name);
-	}
-}
 
 /* The source an option and its value pick; NULL, printed, when none. */
 static const struct ab_source_ops *pick(const char *name, const char *value)
@@ -41,7 +22,7 @@ static const struct ab_source_ops *pick(const char *name, const char *value)
 		return ab_source_by_option(name);
 	ops = ab_source_preset(value);
 	if (!ops) {
-		preset_names(names, sizeof(names));
+		ab_source_preset_names(names, sizeof(names));
 		vmpctl_error("ab: --preset: '%s' is not %s (stress-ng prints no periodic report: use --counter)",
 			     value, names);
 	}
@@ -53,22 +34,7 @@ int ab_source_option(const char *name, const char *value,
 {
 	const struct ab_source_ops *ops;
 	struct ab_source_pick *picked;
-	uint64_t pid;
 
-	if (strcmp(name, "rate-stderr") == 0) {
-		src->from_stderr = true;
-		return 0;
-	}
-	if (strcmp(name, "cgroup") == 0) {
-		src->cgroup = value;
-		return 0;
-	}
-	if (strcmp(name, "pid") == 0) {
-		if (arg_uint("ab", "--pid", value, 1, 4194304, &pid))
-			return -EINVAL;
-		src->pid = (unsigned long)pid;
-		return 0;
-	}
 	ops = pick(name, value);
 	if (!ops)
 		return -EINVAL;
@@ -79,8 +45,6 @@ int ab_source_option(const char *name, const char *value,
 	}
 	picked->ops = ops;
 	picked->arg = value;
-	if (ops->family == AB_SOURCE_COUNTER)
-		src->counter_spec = value;
 	return 0;
 }
 
@@ -94,14 +58,38 @@ static const struct ab_source_pick *line_pick(const struct ab_source_options *sr
 	return NULL;
 }
 
-/* Last, so that no earlier usage error leaves a configuration behind. */
+/* The source the options picked: the counter, else the lines' reader. */
+static const struct ab_source_pick *active_pick(const struct ab_source_options *src)
+{
+	return src->picked[AB_SOURCE_COUNTER].ops ?
+		&src->picked[AB_SOURCE_COUNTER] : line_pick(src);
+}
+
+/* The picked source reads the command's output (a preset or regex). */
+static bool reads_lines(const struct ab_source_options *src)
+{
+	const struct ab_source_pick *p = active_pick(src);
+
+	return p && p->ops->take;
+}
+
+/* The picked source is read by vmpctl on time (a counter). */
+static bool polled(const struct ab_source_options *src)
+{
+	const struct ab_source_pick *p = active_pick(src);
+
+	return p && p->ops->sample;
+}
+
+/* The picked source's configuration, with the target resolved. */
 static int configure(struct ab_source_options *src)
 {
-	const struct ab_source_pick *lines = line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
-	if (!lines || !lines->ops->configure)
+	if (!p || !p->ops->configure)
 		return 0;
-	return lines->ops->configure(lines->ops, lines->arg, &src->config);
+	return p->ops->configure(p->ops, p->arg, src->target[0] ? src->target : NULL,
+				 &src->config);
 }
 
 /* The --cgroup directory or /proc/PID, which must exist. */
@@ -117,7 +105,7 @@ static int resolve_target(struct ab_source_options *src)
 	if (src->cgroup)
 		snprintf(src->target, sizeof(src->target), "%s", src->cgroup);
 	else if (src->pid)
-		snprintf(src->target, sizeof(src->target), "/proc/%lu", src->pid);
+		snprintf(src->target, sizeof(src->target), "/proc/%u", src->pid);
 	else
 		return 0;
 	if (stat(src->target, &st))
@@ -132,13 +120,12 @@ static int resolve_target(struct ab_source_options *src)
 	return -EINVAL;
 }
 
-int ab_source_finish_options(struct ab_source_options *src,
-			     double interleave_s, double max_time_s,
-			     bool has_cmd)
+static int finish_options(struct ab_source_options *src, double interleave_s,
+			  double max_time_s, bool has_cmd)
 {
-	bool lines = ab_source_reads_lines(src);
+	bool lines = reads_lines(src);
 
-	if (!(interleave_s > 0) && (lines || src->counter_spec || src->from_stderr ||
+	if (!(interleave_s > 0) && (active_pick(src) || src->from_stderr ||
 				    src->cgroup || src->pid)) {
 		vmpctl_error("ab: --rate-regex, --count-regex, --preset, --rate-stderr, --counter, --cgroup and --pid are for --interleave");
 		return -EINVAL;
@@ -147,25 +134,24 @@ int ab_source_finish_options(struct ab_source_options *src,
 		vmpctl_error("ab: --preset and a regex: one way to read the lines, please");
 		return -EINVAL;
 	}
-	if (src->counter_spec && (lines || src->from_stderr)) {
+	if (src->picked[AB_SOURCE_COUNTER].ops && (line_pick(src) || src->from_stderr)) {
 		vmpctl_error("ab: --counter and the command's lines: one source of progress, please");
 		return -EINVAL;
 	}
 	if (resolve_target(src))
 		return -EINVAL;
-	if (src->counter_spec &&
-	    ab_counter_parse(src->counter_spec, src->target[0] ? src->target : NULL,
-			     &src->counter))
-		return -EINVAL;
-	if (lines && line_pick(src)->ops->on_stderr)
+	if (lines && active_pick(src)->ops->on_stderr)
 		src->from_stderr = true;
+	/* without a command a line source is refused below, not configured */
+	if ((has_cmd || !lines) && configure(src))
+		return -EINVAL;
 	if (has_cmd)
-		return configure(src);
+		return 0;
 	if (!src->target[0]) {
 		vmpctl_error("ab: no command to run (vmpctl ab [options] -- CMD [ARGS...]), nor --cgroup or --pid to watch");
 		return -EINVAL;
 	}
-	if (!src->counter_spec || lines) {
+	if (!polled(src)) {
 		vmpctl_error("ab: watching %s without a command: its progress comes from --counter",
 			     src->target);
 		return -EINVAL;
@@ -175,30 +161,35 @@ int ab_source_finish_options(struct ab_source_options *src,
 		return -EINVAL;
 	}
 	src->attach_argv[0] = src->cgroup ? "--cgroup" : "--pid";
-	snprintf(src->pid_text, sizeof(src->pid_text), "%lu", src->pid);
+	snprintf(src->pid_text, sizeof(src->pid_text), "%u", src->pid);
 	src->attach_argv[1] = src->cgroup ? (char *)src->cgroup : src->pid_text;
 	src->attach_argv[2] = NULL;
 	return 0;
 }
 
-bool ab_source_reads_lines(const struct ab_source_options *src)
+/* A usage error leaves nothing configured: ab exits without freeing. */
+int ab_source_finish_options(struct ab_source_options *src,
+			     double interleave_s, double max_time_s,
+			     bool has_cmd)
 {
-	return line_pick(src) != NULL;
+	int err = finish_options(src, interleave_s, max_time_s, has_cmd);
+
+	if (err)
+		ab_source_options_free(src);
+	return err;
 }
 
-void ab_line_source_init(struct ab_line_source *src,
-			 const struct ab_source_options *o)
+void ab_source_init(struct ab_source *src, const struct ab_source_options *o)
 {
-	const struct ab_source_pick *lines = line_pick(o);
+	const struct ab_source_pick *p = active_pick(o);
 
-	ab_line_source_open(src, lines ? lines->ops : NULL, o->config);
+	ab_source_open(src, p ? p->ops : NULL, o->config);
 }
 
 const char *ab_source_describe(const struct ab_source_options *src,
 			       char *buf, size_t size)
 {
-	const struct ab_source_pick *p = src->picked[AB_SOURCE_COUNTER].ops ?
-		&src->picked[AB_SOURCE_COUNTER] : line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
 	if (!p)
 		snprintf(buf, size, "the command's rate lines");
@@ -216,9 +207,9 @@ bool ab_source_attached(const struct ab_source_options *src)
 
 void ab_source_options_free(struct ab_source_options *src)
 {
-	const struct ab_source_pick *lines = line_pick(src);
+	const struct ab_source_pick *p = active_pick(src);
 
-	if (src->config)
-		lines->ops->unconfigure(src->config);
+	if (src->config && p->ops->unconfigure)
+		p->ops->unconfigure(src->config);
 	src->config = NULL;
 }

@@ -16,12 +16,13 @@ void ab_regex_describe(const struct ab_source_ops *ops, const char *arg,
 }
 
 int ab_regex_configure(const struct ab_source_ops *ops, const char *arg,
-		       void **config)
+		       const char *target, void **config)
 {
 	regex_t *re = malloc(sizeof(*re));
 	char why[128];
 	int err;
 
+	(void)target;	/* a regex reads lines, no file */
 	if (!re) {
 		vmpctl_error("ab: --%s: %s", ops->option, strerror(ENOMEM));
 		return -EINVAL;

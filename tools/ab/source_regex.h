@@ -19,7 +19,7 @@ struct ab_regex_state {
 void ab_regex_describe(const struct ab_source_ops *ops, const char *arg,
 		       char *buf, size_t size);
 int ab_regex_configure(const struct ab_source_ops *ops, const char *arg,
-		       void **config);
+		       const char *target, void **config);
 void ab_regex_unconfigure(void *config);
 
 /*

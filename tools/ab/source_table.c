@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sources of progress (sources.h) as one table, from source_list.h,
- * and a line source's life while the command runs.
+ * and a source's life while the command runs.
  */
+#include "output.h"
 #include "sources.h"
 
 #include <stdio.h>
@@ -29,6 +30,23 @@ const struct ab_source_ops *ab_source_preset(const char *name)
 	return NULL;
 }
 
+void ab_source_preset_names(char *buf, size_t size)
+{
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ab_sources[i]; i++)
+		n += ab_sources[i]->family == AB_SOURCE_PRESET;
+	for (size_t i = 0, k = 0; ab_sources[i] && len < size; i++) {
+		if (ab_sources[i]->family != AB_SOURCE_PRESET)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					k == 1 ? "" : k == n ? " or " : ", ",
+					ab_sources[i]->name);
+	}
+}
+
 const struct ab_source_ops *ab_source_by_option(const char *option)
 {
 	for (size_t i = 0; ab_sources[i]; i++)
@@ -38,13 +56,13 @@ const struct ab_source_ops *ab_source_by_option(const char *option)
 	return NULL;
 }
 
-void ab_line_source_open(struct ab_line_source *src,
-			 const struct ab_source_ops *ops, const void *config)
+void ab_source_open(struct ab_source *src, const struct ab_source_ops *ops,
+		    const void *config)
 {
-	*src = (struct ab_line_source){ .ops = ops, .config = config };
+	*src = (struct ab_source){ .ops = ops, .config = config };
 }
 
-void ab_line_source_free(struct ab_line_source *src)
+void ab_source_free(struct ab_source *src)
 {
 	if (src->state && src->ops->release)
 		src->ops->release(src->state);
@@ -52,21 +70,36 @@ void ab_line_source_free(struct ab_line_source *src)
 	src->state = NULL;
 }
 
-const char *ab_line_source_name(const struct ab_line_source *src)
+const char *ab_source_name(const struct ab_source *src)
 {
 	return src->ops->name;
 }
 
-int ab_line_source_take(struct ab_line_source *src, const char *line,
-			size_t len, double arrival, struct ab_sample *out)
+bool ab_source_takes_lines(const struct ab_source *src)
+{
+	return src->ops && src->ops->take;
+}
+
+bool ab_source_polled(const struct ab_source *src)
+{
+	return src->ops && src->ops->sample;
+}
+
+/* The source's state, zeroed at first use; NULL: out of memory. */
+static void *state_of(struct ab_source *src)
+{
+	if (!src->state)
+		src->state = calloc(1, src->ops->state_size ? src->ops->state_size : 1);
+	return src->state;
+}
+
+int ab_source_take(struct ab_source *src, const char *line, size_t len,
+		   double arrival, struct ab_sample *out)
 {
 	char text[RATE_LINE_MAX];
 
-	if (!src->state) {
-		src->state = calloc(1, src->ops->state_size ? src->ops->state_size : 1);
-		if (!src->state)
-			return -ENOMEM;
-	}
+	if (!state_of(src))
+		return -ENOMEM;
 	if (src->ops->whole_lines)
 		return src->ops->take(src->state, src->config, line, len, arrival, out);
 	/* the other reports are short lines; longer ones are something else */
@@ -77,9 +110,19 @@ int ab_line_source_take(struct ab_line_source *src, const char *line,
 	return src->ops->take(src->state, src->config, text, len, arrival, out);
 }
 
-int ab_line_source_finish(struct ab_line_source *src, struct ab_sample *out)
+int ab_source_finish(struct ab_source *src, struct ab_sample *out)
 {
 	if (!src->state || !src->ops->finish)
 		return 0;
 	return src->ops->finish(src->state, out);
+}
+
+int ab_source_sample(struct ab_source *src, bool since_last,
+		     struct ab_sample *out)
+{
+	if (!state_of(src)) {
+		vmpctl_error("ab: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return src->ops->sample(src->state, src->config, since_last, out);
 }

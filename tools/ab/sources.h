@@ -20,9 +20,9 @@
  * The first matching line of a regex, and fio's first report, only start
  * the count: what came before them has no known beginning.
  *
- * A kernel counter (source_counter.c), read by vmpctl itself at every
- * slice boundary, for a workload that prints nothing: see
- * ab_counter_parse().
+ * A polled source, read by vmpctl itself around every slice boundary
+ * whatever the command prints: --counter SPEC, a kernel counter
+ * (source_counter.h spells SPEC), for a workload that prints nothing.
  *
  * Latency, where the program reports it per interval, comes with the
  * sample: a mean, and a percentile where the program gives one.
@@ -83,8 +83,7 @@ enum ab_source_family {
 
 /*
  * A source of progress: one file each (source_NAME.c), listed once in
- * source_list.h. A line source has take(); the counter is read by vmpctl
- * itself (ab_counter_sample()).
+ * source_list.h. A line source has take(), a polled source sample().
  */
 struct ab_source_ops {
 	const char *name;	/* --preset NAME, or what the warnings call it */
@@ -95,24 +94,27 @@ struct ab_source_ops {
 	void (*describe)(const struct ab_source_ops *ops, const char *arg,
 			 char *buf, size_t size);
 	/*
-	 * After all options, with a command to run: what the line source
-	 * needs of arg (*config, freed by unconfigure); NULL: nothing. 0 or
-	 * -EINVAL (printed).
+	 * After all options: what the source needs of arg (*config, freed by
+	 * unconfigure); target is the --cgroup directory or /proc/PID, NULL
+	 * without one. NULL: nothing. 0 or -EINVAL (printed).
 	 */
 	int (*configure)(const struct ab_source_ops *ops, const char *arg,
-			 void **config);
+			 const char *target, void **config);
 	void (*unconfigure)(void *config);
-	/*
-	 * A line source: its state (state_size bytes, zeroed before the
-	 * first line) and one line of output (NUL-terminated, shorter than
-	 * RATE_LINE_MAX unless whole_lines), as ab_line_source_take().
-	 */
+	/* its state: state_size bytes, zeroed before the first line or reading */
 	size_t state_size;
+	/*
+	 * A line source: one line of output (NUL-terminated, shorter than
+	 * RATE_LINE_MAX unless whole_lines), as ab_source_take().
+	 */
 	bool whole_lines;
 	int (*take)(void *state, const void *config, const char *line, size_t len,
 		    double arrival, struct ab_sample *out);
-	/* the output ended: as ab_line_source_finish(); NULL: nothing held */
+	/* the output ended: as ab_source_finish(); NULL: nothing held */
 	int (*finish)(void *state, struct ab_sample *out);
+	/* A polled source: one reading now, as ab_source_sample(). */
+	int (*sample)(void *state, const void *config, bool since_last,
+		      struct ab_sample *out);
 	/* what the state holds besides itself; NULL: nothing */
 	void (*release)(void *state);
 };
@@ -125,20 +127,35 @@ const struct ab_source_ops *ab_source_preset(const char *name);
 /* The source --option (no dashes) picks, other than a preset; NULL: none. */
 const struct ab_source_ops *ab_source_by_option(const char *option);
 
-/* A line source while the command runs. */
-struct ab_line_source {
+/*
+ * The presets in the table's order, for --help and --preset's error:
+ * "sysbench, fio, iperf3 or pgbench".
+ */
+void ab_source_preset_names(char *buf, size_t size);
+
+/* A source while the command runs. */
+struct ab_source {
 	const struct ab_source_ops *ops;	/* NULL: the project's rate lines */
 	const void *config;
 	void *state;
 };
 
 /* ops's source with its configuration (NULL: none needed). */
-void ab_line_source_open(struct ab_line_source *src,
-			 const struct ab_source_ops *ops, const void *config);
-void ab_line_source_free(struct ab_line_source *src);
+void ab_source_open(struct ab_source *src, const struct ab_source_ops *ops,
+		    const void *config);
+void ab_source_free(struct ab_source *src);
 
 /* What the warnings call the source: "sysbench", "regex", ... */
-const char *ab_line_source_name(const struct ab_line_source *src);
+const char *ab_source_name(const struct ab_source *src);
+
+/* Whether it reads the command's lines (ab_source_take()). */
+bool ab_source_takes_lines(const struct ab_source *src);
+
+/*
+ * Whether vmpctl reads it on time (ab_source_sample()): its progress does
+ * not wait for the command's reports, so no report interval to stall on.
+ */
+bool ab_source_polled(const struct ab_source *src);
 
 /*
  * One line of output (without its newline) that arrived at arrival
@@ -146,73 +163,23 @@ const char *ab_line_source_name(const struct ab_line_source *src);
  * gives none, -EINVAL when it is a report whose numbers make no sense
  * (the sample is dropped), -ENOMEM.
  */
-int ab_line_source_take(struct ab_line_source *src, const char *line,
-			size_t len, double arrival, struct ab_sample *out);
+int ab_source_take(struct ab_source *src, const char *line, size_t len,
+		   double arrival, struct ab_sample *out);
 
 /*
  * The output ended: 1 with a sample held back (iperf3's last interval,
  * waiting for a [SUM] line that did not come), else 0.
  */
-int ab_line_source_finish(struct ab_line_source *src, struct ab_sample *out);
+int ab_source_finish(struct ab_source *src, struct ab_sample *out);
 
 /*
- * A kernel counter, one spelling for all of them: FILE[:FIELD[+FIELD...]]
- *
- *   FILE    an absolute path, or a name relative to the target: the
- *           --cgroup directory, or /proc/PID with --pid
- *   FIELD   the value of that key in FILE, which may be
- *             "key value" lines (memory.stat, cpu.stat, /proc/vmstat),
- *             "key: value" lines (/proc/PID/io),
- *             "DEV key=value ..." lines (io.stat: summed over devices,
- *             or one device as MAJ:MIN.key),
- *             /proc/net/dev (IFACE.rx_bytes, IFACE.tx_packets, ...);
- *           several joined by '+' are summed; no FIELD: FILE holds one
- *           number (/sys/class/net/IFACE/statistics/rx_bytes)
- *
- * e.g. memory.stat:pgfault, cpu.stat:usage_usec, io.stat:rbytes+wbytes,
- * /proc/vmstat:pgfault, /proc/net/dev:eth0.rx_bytes, io:write_bytes.
- */
-#define AB_COUNTER_FIELDS_MAX 8
-
-struct ab_counter {
-	char file[4096];
-	size_t n_fields;
-	char fields[AB_COUNTER_FIELDS_MAX][64];
-};
-
-/*
- * Parses spec; a relative FILE is joined to base (NULL: no target, so a
- * relative FILE is an error). 0 or -EINVAL (printed, naming the option).
- */
-int ab_counter_parse(const char *spec, const char *base,
-		     struct ab_counter *counter);
-
-/*
- * The counter's value in text (FILE's contents): 0, or -ENOENT when a
- * field is not there, -EINVAL when its value is not a number.
- */
-int ab_counter_value(const struct ab_counter *counter, const char *text,
-		     double *value);
-
-/* Reads FILE and finds the value: 0 or -errno. */
-int ab_counter_read(const struct ab_counter *counter, double *value);
-
-/* The counter's last reading, between slice boundaries. */
-struct ab_counter_sampler {
-	bool have_last;
-	double last_t;
-	double last_value;
-};
-
-/*
- * Reads the counter now: 1 with the interval since the last reading in
- * *iv, 0 when there is none (the first reading, a reading right after a
- * flip with since_last false, or a counter that went back), else -errno
+ * A polled source read now: 1 with the interval since its last reading
+ * in *out, 0 when there is none (the first reading, a reading right after
+ * a flip with since_last false, or a counter that went back), else -errno
  * (printed).
  */
-int ab_counter_sample(const struct ab_counter *counter,
-		      struct ab_counter_sampler *sampler, bool since_last,
-		      struct rate_interval *iv);
+int ab_source_sample(struct ab_source *src, bool since_last,
+		     struct ab_sample *out);
 
 /* One source's option as given. */
 struct ab_source_pick {
@@ -223,36 +190,33 @@ struct ab_source_pick {
 /* What ab's options say about the source of progress. */
 struct ab_source_options {
 	struct ab_source_pick picked[AB_SOURCE_FAMILIES];
-	void *config;			/* the line source's, configured */
+	void *config;			/* the picked source's, configured */
 	bool from_stderr;		/* --rate-stderr, or the preset's */
-	const char *counter_spec;	/* --counter */
-	struct ab_counter counter;
 	const char *cgroup;		/* --cgroup */
-	unsigned long pid;		/* --pid; 0: none */
+	unsigned int pid;		/* --pid; 0: none */
 	char target[4096];		/* the cgroup's directory or /proc/PID */
 	char *attach_argv[3];		/* no command: what the report names */
 	char pid_text[24];
 };
 
-/* A progress-source option by its long name (no dashes); 0 or -EINVAL (printed). */
+/*
+ * A source's option by its long name (no dashes): --preset, --rate-regex,
+ * --count-regex, --counter; 0 or -EINVAL (printed).
+ */
 int ab_source_option(const char *name, const char *value,
 		     struct ab_source_options *src);
 
 /*
  * After all options: checks they fit together (interleave_s > 0: the
- * mode; has_cmd: a command was given) and resolves the counter's path.
- * 0 or -EINVAL (printed).
+ * mode; has_cmd: a command was given) and configures the picked source.
+ * 0 or -EINVAL (printed, nothing left configured).
  */
 int ab_source_finish_options(struct ab_source_options *src,
 			     double interleave_s, double max_time_s,
 			     bool has_cmd);
 
-/* Whether the command's output is read through a preset or regex. */
-bool ab_source_reads_lines(const struct ab_source_options *src);
-
-/* The line source of the options (ab_source_reads_lines(): none). */
-void ab_line_source_init(struct ab_line_source *src,
-			 const struct ab_source_options *o);
+/* The source the options picked, or the project's rate lines. */
+void ab_source_init(struct ab_source *src, const struct ab_source_options *o);
 
 /*
  * What the slices' counts are, for the report: "the command's rate

@@ -53,6 +53,30 @@ expect "vmpctl-test-command" vmpctl ab -n 3 -- vmpctl-test-c
 touch "$scratch/input.txt"
 expect "$scratch/input.txt" vmpctl ab -- cat "$scratch/inp"
 
+# Every preset of the source table (tools/ab/source_list.h: a source whose
+# ops are of the preset family) is in ab --help, which prints them from
+# the table, and is offered after --preset, where this file lists them by
+# hand: a new preset fails here until both name it.
+has_word() {
+	case " $2 " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+table_presets=()
+while read -r source; do
+	file=$TOOLS/ab/source_$source.c
+	grep -q 'AB_SOURCE_PRESET' "$file" &&
+		table_presets+=("$(sed -nE 's/^\t\.name = "([^"]+)",$/\1/p' "$file")")
+done < <(sed -nE 's/^AB_SOURCE\(([a-z0-9_]+)\)$/\1/p' "$TOOLS/ab/source_list.h")
+check "the source table has presets (${table_presets[*]})" [ "${#table_presets[@]}" -ge 4 ]
+help_presets=$("$VMPCTL" ab --help | grep -A 1 -e '--preset NAME' | tail -n 1 | tr -d ',')
+offered_presets=$(complete_words vmpctl ab --preset "")
+for preset in "${table_presets[@]}"; do
+	check "ab --help lists the preset $preset" has_word "$preset" "$help_presets"
+	check "completion offers the preset $preset" has_word "$preset" "$offered_presets"
+done
+expect "$(printf '%s\n' "${table_presets[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
+	vmpctl ab --preset ""
+
 # The options offered are exactly those --help documents (long and short).
 for cmd in status enable disable measure check watch ab pft net; do
 	documented=$("$VMPCTL" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' |

@@ -78,6 +78,7 @@ for command in status enable disable on off measure check watch ab pft net; do
 	run_golden "help-$command" "$VMPCTL" "$command" --help
 done
 run_golden "help-ab-report" "$VMPCTL" ab report --help
+run_golden "help-ab-merge" "$VMPCTL" ab merge --help
 
 # Every golden file has its case above (none left over from a removed one).
 for file in "$golden"/*; do

@@ -55,6 +55,16 @@ check "--preset pgbench: B better ($(verdict_of "$scratch/out"))" \
 check "--preset pgbench: the mean latency, halved in B, is compared per pair ($(grep '^latency mean' "$scratch/out"))" \
 	grep -Eq '^latency mean: A (2|1\.9[0-9]*|2\.0[0-9]*) ms, B (1|0\.9[0-9]*|1\.[0-2][0-9]*) ms, B vs A -(4[0-9]|5[0-2])\.[0-9]+% .*; a figure, not a verdict\)$' "$scratch/out"
 
+# --rate-stderr: the regex reads CMD's stderr too.
+"$VMPCTL" ab -q --knob "$knob" --interleave 0.3 --max-flip 5 -n 6 -w 0 --start-timeout 3 \
+	--rate-regex 'rate=([0-9.]+)' --rate-stderr -- \
+	sh -c 'while :; do if [ "$(cat "$1")" = 0 ]; then echo rate=200; else echo rate=100; fi >&2; sleep 0.02; done' \
+	sh "$knob" >"$scratch/out" 2>"$scratch/err"
+status=$?
+check "--rate-stderr: exit 0 (status $status: $(tail -n 2 "$scratch/err"))" [ "$status" -eq 0 ]
+check "--rate-stderr: B better ($(verdict_of "$scratch/out"))" \
+	grep -Eq '^rate +\*[0-9.]+%\* .* B better ' "$scratch/out"
+
 # A stand-in cgroup: a directory whose cpu.stat a loop rewrites, its
 # usage growing at 3 units per microsecond in arm B and 1 in arm A. The
 # units follow the clock, not the loop's ticks: a loaded host that
@@ -137,11 +147,18 @@ usage "a relative counter needs a target" --interleave 1 --counter cpu.stat:usag
 usage "watching needs --max-time" --interleave 1 --cgroup "$cg" --counter cpu.stat:usage_usec
 usage "watching needs a counter" --interleave 1 --cgroup "$cg"
 usage "no such process" --interleave 1 --pid 4194304 --counter io:rchar -T 1
+usage "--pid 0 is no process" --interleave 1 --pid 0 --counter io:rchar -T 1
+usage "--pid beyond PID_MAX_LIMIT" --interleave 1 --pid 4194305 --counter io:rchar -T 1
+usage "one target" --interleave 1 --cgroup "$cg" --pid $$ --counter io:rchar -T 1
+usage "--rate-stderr is for --interleave" --rate-stderr -- true
 usage "stress-ng has no periodic report" --interleave 1 --preset stress-ng -- true
 usage "sources are for --interleave" --preset fio -- true
 usage "a preset and a regex" --interleave 1 --preset fio --rate-regex x -- true
 usage "a counter and lines" --interleave 1 --rate-regex x --counter /proc/vmstat:pgfault -- true
 usage "a bad regex" --interleave 1 --rate-regex '(' -- true
+# after the counter is configured (the sanitizers' build: nothing leaks)
+usage "a bad --covariate" --interleave 1 --sequential --target 5% --covariate memory.stat: \
+	--cgroup "$cg" --counter cpu.stat:usage_usec -T 1
 check "usage: the knob was never written" same_bytes "$knob" "$scratch/found"
 
 finish
