@@ -292,15 +292,6 @@ static bool next_sample(const struct ab_result *res, size_t *pos,
 	return true;
 }
 
-static void csv_header(FILE *out, const struct ab_result *res)
-{
-	(void)res;
-	fputs(",blocks,unpaired_diff_pct,unpaired_diff_ci_lo_pct,"
-	      "unpaired_diff_ci_hi_pct,welch_t,welch_df,welch_p,welch_p_holm,mwu_u,"
-	      "mwu_p,mwu_exact,unpaired_noise_pct,unpaired_mde_pct,ratio,ratio_ci_lo,"
-	      "ratio_ci_hi", out);
-}
-
 /* The ABBA blocks' count, then the arms as two samples. */
 static void csv_row(FILE *out, const struct ab_result *res, size_t i)
 {
@@ -329,6 +320,9 @@ const struct ab_design_sections ab_runs_sections = {
 	.json = json,
 	.json_samples = json_samples,
 	.next_sample = next_sample,
-	.csv_header = csv_header,
+	.csv_columns = ",blocks,unpaired_diff_pct,unpaired_diff_ci_lo_pct,"
+			"unpaired_diff_ci_hi_pct,welch_t,welch_df,welch_p,welch_p_holm,mwu_u,"
+			"mwu_p,mwu_exact,unpaired_noise_pct,unpaired_mde_pct,ratio,ratio_ci_lo,"
+			"ratio_ci_hi",
 	.csv_row = csv_row,
 };

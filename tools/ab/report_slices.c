@@ -341,16 +341,6 @@ static bool next_sample(const struct ab_result *res, size_t *pos,
 	return true;
 }
 
-static void csv_header(FILE *out, const struct ab_result *res)
-{
-	(void)res;
-	fputs(",pairs,mean_b_minus_a,stddev_b_minus_a,paired_t,df,paired_t_p,"
-	      "wilcoxon_w,wilcoxon_p,wilcoxon_exact,correlation,pairs_dropped,"
-	      "intervals_straddling,elapsed_s,kept_time_s,flip_a_to_b_median_s,"
-	      "flip_b_to_a_median_s,pairs_ab,pairs_ba,balanced,carry_over_p,"
-	      "carry_over", out);
-}
-
 /* The pairs' own tests, then the drops, times, balance and carry-over. */
 static void csv_row(FILE *out, const struct ab_result *res, size_t i)
 {
@@ -395,7 +385,11 @@ const struct ab_design_sections ab_slices_sections = {
 	.json = json,
 	.json_samples = json_samples,
 	.next_sample = next_sample,
-	.csv_header = csv_header,
+	.csv_columns = ",pairs,mean_b_minus_a,stddev_b_minus_a,paired_t,df,paired_t_p,"
+			"wilcoxon_w,wilcoxon_p,wilcoxon_exact,correlation,pairs_dropped,"
+			"intervals_straddling,elapsed_s,kept_time_s,flip_a_to_b_median_s,"
+			"flip_b_to_a_median_s,pairs_ab,pairs_ba,balanced,carry_over_p,"
+			"carry_over",
 	.csv_row = csv_row,
 	.markdown_note = markdown_note,
 };

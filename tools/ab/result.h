@@ -132,7 +132,7 @@ struct ab_design_sections {
 	 * the design's own CSV columns after those both share: ",NAME..."
 	 * in the header, ",VALUE..." in metric i's row
 	 */
-	void (*csv_header)(FILE *out, const struct ab_result *r);
+	const char *csv_columns;
 	void (*csv_row)(FILE *out, const struct ab_result *r, size_t i);
 	/* after the Markdown table; NULL: nothing */
 	void (*markdown_note)(FILE *out, const struct ab_result *r);
