@@ -245,6 +245,10 @@ svc_check_aa() {
 # and 4.3 Student's t for their 2 degrees of freedom (see svc_whole_effect). Or, with
 # may-refuse, an honest refusal (interleaved on report lines only: the
 # attach mode drops nothing by arm).
+# The widening is wide: x2.9 to x6.7 in four CI runs, the second A run
+# slower after the quota (A's first 1.7 to 6.1 times faster), so the range
+# accepted reached past a ratio of 1 in all of them. It holds ab to the
+# whole runs only within that factor; the verdict rules out no effect.
 svc_check_agrees() {
 	local ci
 	svc_read "$1"
@@ -263,8 +267,9 @@ svc_check_agrees() {
 	*) fail "$1: verdict $svc_verdict on a quota that took $svc_whole% in whole runs (ab: $svc_diff%)" ;;
 	esac
 	ci=$(svc_ci "/tmp/$1.json")
-	awk -v ci="$ci" -v r="$svc_whole_ratio" -v w="$svc_whole_widen" 'BEGIN {
+	awk -v ci="$ci" -v r="$svc_whole_ratio" -v w="$svc_whole_widen" -v name="$1" 'BEGIN {
 		split(ci, b, ","); lo = (1 + b[1] / 100) / w; hi = (1 + b[2] / 100) * w
+		printf "%s: the whole runs'"'"' ratio %s against [%.3f, %.3f], ab'"'"'s interval widened x%s\n", name, r, lo, hi, w
 		exit !(r >= lo && r <= hi) }' ||
 		fail "$1: B vs A $svc_diff% [$ci], whole runs $svc_whole% (ratio $svc_whole_ratio; the interval widened x$svc_whole_widen)"
 }
