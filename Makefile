@@ -88,12 +88,15 @@ check-build:
 	scripts/deps lint
 	tests/build/run
 
-# The packages: lintian, their contents, make install/uninstall against a
-# DESTDIR, then the real dpkg and dkms: install, kernel upgrade, signature,
-# remove and purge. The package build skips the unit tests: check runs them.
+# The packages: debian/tests/control's dkms stanza against autodep8's,
+# lintian, their contents, make install/uninstall against a DESTDIR, then
+# the real dpkg and dkms: install, kernel upgrade, signature, remove and
+# purge; then their autopkgtests. The package build skips the unit tests:
+# check runs them.
 check-pkg: export DEB_BUILD_OPTIONS = nocheck
 check-pkg: deb
 	scripts/deps pkg
+	tests/pkg/autodep8
 	lintian --fail-on error,warning --info build/deb/*.deb
 	tests/pkg/contents build/deb
 	tests/pkg/make-install
