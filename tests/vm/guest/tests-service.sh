@@ -35,19 +35,15 @@ SVC_QUOTA_US=30000
 # The A/A's arm B, set by svc_start: one CPU more than the guest has, per
 # period, which no number of the server's processes can use up.
 SVC_AA_QUOTA_US=
-# The transactions of each whole run (a fixed time can pass in a slow
-# connection under the quota), and ab's slices: two of pgbench's 1 s
+# Each whole run's seconds, of which the first SVC_SETTLE_S are not
+# measured (see svc_whole_run), and ab's slices: two of pgbench's 1 s
 # reports per interleaved slice, the counter read three times in each of
 # the attach mode's; two warm-up slices for pgbench's connection. Eight
 # pairs: the signed-rank test reaches p < 0.05 from six, but only when
 # every pair agrees; with eight, one pair hit by a reclaim storm (an A
 # slice at the quota's rate, seen once in CI) no longer hides a -50%.
-SVC_RUN_TX=400
-# svc_settle's runs: half a whole run each, until two agree within 25%,
-# for at most 15 s (a quiet guest settles in two runs, under a second at A).
-SVC_SETTLE_TX=200
-SVC_SETTLE_RATIO=1.25
-SVC_SETTLE_S=15
+SVC_RUN_S=5
+SVC_SETTLE_S=2
 # The widening of ab's interval by the whole runs' spread (see
 # svc_check_agrees) past which the test says the check is weak: x1.5 is
 # two arms each with runs about 6% apart.
@@ -255,9 +251,10 @@ svc_check_aa() {
 # may-refuse, an honest refusal (interleaved on report lines only: the
 # attach mode drops nothing by arm).
 # The widening was x1.15 with steady whole runs, but x2.9 to x6.7 in four
-# of five CI runs before svc_settle, the second A run slow after the quota
-# and the range accepted past a ratio of 1. Where the range still reaches
-# 1 the test says so: then the verdict alone rules out no effect.
+# of five CI runs that measured the second A run's recovery from the quota
+# (see svc_whole_run), the range accepted past a ratio of 1; B's runs can
+# still spread that far. Where the range reaches 1 the test says so: then
+# the verdict alone rules out no effect.
 svc_check_agrees() {
 	local ci
 	svc_read "$1"
@@ -284,61 +281,35 @@ svc_check_agrees() {
 		fail "$1: B vs A $svc_diff% [$ci], whole runs $svc_whole% (ratio $svc_whole_ratio; the interval widened x$svc_whole_widen)"
 }
 
-# svc_tps_run TX LOG: one run of TX transactions, its output in LOG; sets
-# svc_tps from pgbench's summary line (without the connection's time).
-svc_tps_run() {
-	svc_load -t "$1" >"$2" 2>&1 || fail "pgbench failed: $(tail -n 3 "$2")"
-	svc_tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$2")
-	[ -n "$svc_tps" ] ||
-		fail "pgbench printed no tps: $(tail -n 6 "$2"); the server: $(tail -n 3 /tmp/svc-postgres.log)"
-}
-
-# svc_whole_run: one whole run of SVC_RUN_TX transactions; sets svc_tps.
+# svc_whole_run: one whole run of SVC_RUN_S seconds in one connection;
+# sets svc_tps to the mean of pgbench's 1 s reports after the first
+# SVC_SETTLE_S, the arm's steady state: a new backend starts cold, and
+# after the quota the server recovers for seconds (in CI a whole run of
+# 400 transactions right after it was 1.7 to 6.1 times slower than the
+# first A run, reclaim catching up in the memcg at its limit).
 svc_whole_run() {
-	svc_tps_run "$SVC_RUN_TX" /tmp/svc-whole.log
-	echo "whole run: $svc_tps tps, $(grep 'initial connection' /tmp/svc-whole.log)"
+	svc_load -T "$SVC_RUN_S" -P 1 >/tmp/svc-whole.log 2>&1 ||
+		fail "pgbench failed: $(tail -n 3 /tmp/svc-whole.log)"
+	svc_tps=$(awk -v settle="$SVC_SETTLE_S" '$1 == "progress:" && $2 > settle { sum += $4; n++ }
+		END { if (n) printf "%.1f\n", sum / n }' /tmp/svc-whole.log)
+	[ -n "$svc_tps" ] ||
+		fail "pgbench reported nothing after $SVC_SETTLE_S s: $(tail -n 6 /tmp/svc-whole.log); the server: $(tail -n 3 /tmp/svc-postgres.log)"
+	echo "whole run: $svc_tps tps after $SVC_SETTLE_S s of" \
+		"$(awk '$1 == "progress:" { printf " %s", $4 }' /tmp/svc-whole.log)"
 }
 
-# svc_settle: unmeasured runs of SVC_SETTLE_TX transactions until two in a
-# row agree within SVC_SETTLE_RATIO, or SVC_SETTLE_S seconds passed; run
-# before each arm's whole runs, so they measure the arm's steady state, not
-# the server's recovery from the arm before (in CI the A run right after
-# the quota was 1.7 to 6.1 times slower than the first, reclaim catching up
-# in the memcg at its limit).
-svc_settle() {
-	local start prev='' rates=''
-	start=$(uptime_s)
-	while :; do
-		svc_tps_run "$SVC_SETTLE_TX" /tmp/svc-settle.log
-		rates="$rates $svc_tps"
-		if [ -n "$prev" ] && awk -v a="$prev" -v b="$svc_tps" -v r="$SVC_SETTLE_RATIO" \
-			'BEGIN { exit !(a <= r * b && b <= r * a) }'; then
-			echo "settled:$rates tps in $(($(uptime_s) - start)) s"
-			return 0
-		fi
-		if [ $(($(uptime_s) - start)) -ge "$SVC_SETTLE_S" ]; then
-			echo "not settled after $SVC_SETTLE_S s:$rates tps; measuring anyway"
-			return 0
-		fi
-		prev=$svc_tps
-	done
-}
-
-# The quota's effect in whole runs, in ABBA order, each arm's pair after
-# svc_settle: sets svc_whole, B vs A in percent of the runs' total rates.
+# The quota's effect in whole runs, in ABBA order: sets svc_whole, B vs A
+# in percent of the runs' total rates.
 svc_whole_effect() {
 	local quota=$SVC_CPU/cpu.cfs_quota_us a1 b1 b2 a2
-	svc_settle
 	svc_whole_run
 	a1=$svc_tps
 	echo "$SVC_QUOTA_US" >"$quota" || fail "cannot set $quota"
-	svc_settle
 	svc_whole_run
 	b1=$svc_tps
 	svc_whole_run
 	b2=$svc_tps
 	echo -1 >"$quota" || fail "cannot reset $quota"
-	svc_settle
 	svc_whole_run
 	a2=$svc_tps
 	# shellcheck disable=SC2046 # three numbers
