@@ -108,9 +108,10 @@ check-pkg: deb
 # kernel (PKG_VM_SUITES, SUITE:LANE) with Secure Boot on and
 # module.sig_enforce=1 runs the boot-time default's tests and Secure Boot's,
 # on the module dkms built for it: the machine's suite's by check-pkg
-# (build/pkg/vm), the other's by that suite's dkms in a chroot
-# (tests/pkg/dkms-suite). Then make deb's arm64 vmpctl on the 6.12-arm64
-# lane.
+# (build/pkg/vm), the other's by that suite's dkms in a chroot, from the
+# dkms package built there from a copy of the tree (tests/pkg/dkms-suite):
+# make deb's depends on the host suite's dkms. Then make deb's arm64 vmpctl
+# on the 6.12-arm64 lane.
 PKG_VM_SUITES := bookworm:6.1 trixie:tests/pkg/vm/lanes/trixie
 check-pkg-vm:
 	scripts/deps vm pkg secureboot chroot cross
@@ -118,8 +119,9 @@ check-pkg-vm:
 	for suite_lane in $(PKG_VM_SUITES); do \
 		suite=$${suite_lane%%:*} lane=$${suite_lane#*:} dir=build/pkg/vm; \
 		if [ "$$suite" != "$$host" ]; then \
-			dir=build/pkg/vm-$$suite; \
-			tests/pkg/dkms-suite "$$lane" build/deb "$$dir" || exit 1; \
+			dir=build/pkg/vm-$$suite; rm -rf $$dir.deb; \
+			$(call copy_tree,$$dir.deb/$(DKMS_NAME)-$(DKMS_VERSION)) && \
+			tests/pkg/dkms-suite "$$lane" $$dir.deb/$(DKMS_NAME)-$(DKMS_VERSION) "$$dir" || exit 1; \
 		fi; \
 		pairs="$$pairs $$lane=$$dir"; \
 	done; \
