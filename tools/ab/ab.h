@@ -59,6 +59,12 @@ static inline const char *ab_arm_name(enum ab_arm arm)
 	return arm == AB_ARM_A ? "A" : "B";
 }
 
+/* The design as --save's header and --json's "mode" name it. */
+static inline const char *ab_mode_name(bool interleaved)
+{
+	return interleaved ? "interleave" : "runs";
+}
+
 struct ab_options {
 	unsigned int runs;		/* per arm before --until-precision */
 	unsigned int warmup;

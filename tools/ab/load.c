@@ -61,7 +61,7 @@ static int take_header(struct ab_saved *saved, json_t *header)
 		return -EINVAL;
 	}
 	saved->header = json_incref(header);
-	saved->interleaved = strcmp(mode, "interleave") == 0;
+	saved->interleaved = strcmp(mode, ab_mode_name(true)) == 0;
 	saved->knob_label = text_or_null(header, "knob");
 	/* another knob, or --switch: no vmpressure sanity checks */
 	if (!json_is_true(json_object_get(header, "vmpressure_knob")))

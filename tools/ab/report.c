@@ -68,8 +68,7 @@ int ab_result_print_json(FILE *out, const struct ab_result *r)
 	const struct ab_sanity *sanity = &r->sanity;
 	json_t *doc = json_object();
 
-	json_put(doc, "mode", json_text(r->design == AB_DESIGN_RUNS ? "runs" :
-					"interleave"));
+	json_put(doc, "mode", json_text(ab_mode_name(r->design == AB_DESIGN_SLICES)));
 	ab_setup_json(doc, r->opts, r->knob_path, r->seed);
 	json_put(doc, "elapsed_s", json_real_or_null(r->elapsed_s));
 	ab_progress_json(doc, r->opts, r->precision_reached, r->out_of_time);

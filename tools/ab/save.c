@@ -22,7 +22,7 @@ void ab_save_header(struct ab_session *s)
 	line = json_object();
 	json_put(line, "type", json_text("ab"));
 	json_put(line, "format", json_count(AB_SAVE_FORMAT));
-	json_put(line, "mode", json_text(o->interleave_s > 0 ? "interleave" : "runs"));
+	json_put(line, "mode", json_text(ab_mode_name(o->interleave_s > 0)));
 	ab_setup_json(line, o, s->knob_label, o->seed);
 	json_put(line, "vmpressure_knob", json_boolean(s->vmpressure_knob));
 	json_put(line, "metric_regex", json_text(o->metric_regex));
