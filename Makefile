@@ -5,7 +5,9 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 # Lanes that make check boots; make check-matrix (and .ci/run) every lane.
-TIER1_LANES := 6.1 6.12
+# ALONE_LANES: those whose file says alone=yes (scripts/check-parts).
+TIER1_LANES := 6.1 6.1-service 6.12
+ALONE_LANES := $(notdir $(shell grep -lx 'alone=yes' tests/vm/lanes/*))
 DEBUG_LANES := 6.1-debug
 TIER2_LANES := $(DEBUG_LANES) \
 	$(filter-out $(TIER1_LANES) $(DEBUG_LANES),$(notdir $(wildcard tests/vm/lanes/*)))
@@ -137,16 +139,18 @@ check-trixie:
 	tests/pkg/trixie build/trixie
 
 check-vm:
-	tests/vm/run $(TIER1_LANES)
+	tests/vm/run $(filter-out $(ALONE_LANES),$(TIER1_LANES))
+	tests/vm/run --jobs 1 $(filter $(ALONE_LANES),$(TIER1_LANES))
 
 # One lane on one CPU (a part of make check), with the packages its lane
 # file asks for: cross for arm64, lint for lint=yes, chroot for newer suites,
-# workloads for a profile with the workloads or presets group (they run
-# Debian's fio, sysbench, iperf3, stress-ng and pgbench, copied from the host).
+# workloads for a profile with the workloads, presets or service group (they
+# run Debian's fio, sysbench, iperf3, stress-ng and PostgreSQL, copied from
+# the host).
 lane_profile = $(or $(shell sed -n 's/^profile=//p' tests/vm/lanes/$(1)),full)
 lane_groups = $(shell sed -n 's/^$(call lane_profile,$(1)) //p' tests/vm/profiles)
 lane-%:
-	scripts/deps vm chroot $(if $(filter workloads presets,$(call lane_groups,$*)),workloads) $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
+	scripts/deps vm chroot $(if $(filter workloads presets service,$(call lane_groups,$*)),workloads) $(shell sed -n 's/^arch=arm64$$/cross/p; s/^lint=yes$$/lint/p' tests/vm/lanes/$*)
 	tests/vm/run --jobs 1 $*
 
 # The debug lane's kernel (tests/vm/debug/build-kernel, cached).

@@ -26,6 +26,8 @@
 #   console_patterns=FILE  more console patterns that fail the lane
 #   lint=yes               module builds also run W=1 and sparse (C=2)
 #   sparse_suite=SUITE     with lint=yes: sparse from SUITE's package
+#   alone=yes              make check runs the lane with no other part that
+#                          builds or boots beside it (scripts/check-parts)
 # Paths are relative to the repository top.
 #
 # Inputs:  vm_dir, top (common.sh).
@@ -57,14 +59,14 @@ read_lane() {
 	lane_suite='' lane_arch='' lane_flavour='' lane_meta='' lane_tier='' lane_backends=''
 	lane_may_skip='' lane_version='' lane_kernel_build='' lane_torture_scale=''
 	lane_console_patterns='' lane_lint='' lane_sparse_suite='' lane_boot_timeout=''
-	lane_profile='' lane_timeout_scale=''
+	lane_profile='' lane_timeout_scale='' lane_alone=''
 	lane_skips=()
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		suite | arch | flavour | meta | tier | backends | may_skip | version | kernel_build | \
 			torture_scale | console_patterns | lint | sparse_suite | boot_timeout | profile | \
-			timeout_scale)
+			timeout_scale | alone)
 			printf -v "lane_$key" '%s' "$value"
 			;;
 		skip)
@@ -99,6 +101,8 @@ check_lane() {
 		{ say "$lane_file: torture_scale= takes a positive number or short, not '$lane_torture_scale'"; return 1; }
 	[ -z "$lane_timeout_scale" ] || [[ $lane_timeout_scale =~ ^[1-9][0-9]*$ ]] ||
 		{ say "$lane_file: timeout_scale= takes a positive number, not '$lane_timeout_scale'"; return 1; }
+	[ -z "$lane_alone" ] || [ "$lane_alone" = yes ] ||
+		{ say "$lane_file: alone= takes yes, not '$lane_alone'"; return 1; }
 	groups=$(profile_groups "$lane_profile") ||
 		{ say "$lane_file: profile=$lane_profile is not in tests/vm/profiles"; return 1; }
 	[[ " $groups " != *" torture "* && " $groups " != *" listeners "* && " $groups " != *" leaks "* ]] ||
