@@ -9,7 +9,8 @@
 #    service through a kernel counter (loopback's packets: a transaction is
 #    a query and its answer) must find no large difference;
 #  - a known effect, a CPU quota on the server as the knob: the same two
-#    designs must agree with the whole runs' figure;
+#    designs must agree with long phases of each arm measured just before
+#    them, in the same kind of connection (see svc_whole_effect);
 #  - an A/A of both designs on the quota's file, arm B a quota of more
 #    CPUs than the guest has: every flip turns CFS bandwidth control on or
 #    off for the server, but the quota can never bind; no large
@@ -35,16 +36,17 @@ SVC_QUOTA_US=30000
 # The A/A's arm B, set by svc_start: one CPU more than the guest has, per
 # period, which no number of the server's processes can use up.
 SVC_AA_QUOTA_US=
-# The whole runs (see svc_whole_effect): SVC_WHOLE_BLOCKS blocks of four
-# in ABBA order, each run SVC_RUN_S seconds of which the first
-# SVC_SETTLE_S are not measured (see svc_whole_run). Then ab's slices: two
+# The references (see svc_whole_effect): SVC_BLOCKS blocks of four phases
+# in ABBA order, each phase SVC_RUN_S seconds of which the first
+# SVC_SETTLE_S are not measured; whole runs for the interleaved A/B,
+# phases in the running load's connection for the attached one. Then ab's slices: two
 # of pgbench's 1 s reports per interleaved slice, the counter read three
 # times in each of the attach mode's; two warm-up slices for pgbench's
 # connection. Eight pairs: the signed-rank test reaches p < 0.05 from six,
 # but only when every pair agrees; with eight, one pair hit by a reclaim
 # storm (an A slice at the quota's rate, seen once in CI) no longer hides
 # a -50%.
-SVC_WHOLE_BLOCKS=4
+SVC_BLOCKS=3
 SVC_RUN_S=4
 SVC_SETTLE_S=2
 SVC_LINES_AB="--interleave 2.5 --max-flip 5 -n 8 -w 2 -T 90 --preset pgbench"
@@ -260,16 +262,17 @@ svc_check_aa() {
 
 # svc_check_agrees NAME [may-refuse]: ab on the quota says "B worse" (or
 # "~" with an estimate below zero), and its 95% interval of B/A overlaps
-# the range of the whole runs' blocks (svc_whole_effect). Or carry-over
-# (the server recovers from the quota for about 2 s: real), or, with
-# may-refuse, any honest refusal (interleaved on report lines only: the
-# attach mode drops nothing by arm). Overlap, not containment: each side
-# has its own error, and a correct ab misses every one of four blocks only
-# when its interval and all four blocks err to opposite sides. Where the
-# blocks' range reaches a ratio of 1 the test says WEAK: then only the
-# verdict rules out no effect.
+# the range of the blocks of its reference, NAME's svc_whole_effect. Or
+# carry-over (the server recovers from the quota for about 2 s: real), or,
+# with may-refuse, any honest refusal (interleaved on report lines only:
+# the attach mode drops nothing by arm). Overlap, not containment: each
+# side has its own error, and a correct ab misses every block only when
+# its interval and all of them err to opposite sides. Where the blocks'
+# range reaches a ratio of 1 the test says WEAK: then only the verdict
+# rules out no effect.
 svc_check_agrees() {
-	local ci
+	local ci whole lo hi ratios
+	read -r whole lo hi ratios <"/tmp/$1.reference"
 	svc_read "$1"
 	if svc_refused "$1" "$([ "${2:-}" = may-refuse ] || echo carry-over)"; then
 		echo "$1: ab refused a verdict: $(svc_withheld "$1")"
@@ -282,16 +285,16 @@ svc_check_agrees() {
 	case $svc_verdict in
 	'"B worse"') ;;
 	'"~"') awk -v d="$svc_diff" 'BEGIN { exit !(d < 0) }' ||
-		fail "$1: ~ at $svc_diff% on a quota that took $svc_whole% in whole runs" ;;
-	*) fail "$1: verdict $svc_verdict on a quota that took $svc_whole% in whole runs (ab: $svc_diff%)" ;;
+		fail "$1: ~ at $svc_diff% on a quota that took $whole% in its reference" ;;
+	*) fail "$1: verdict $svc_verdict on a quota that took $whole% in its reference (ab: $svc_diff%)" ;;
 	esac
 	ci=$(svc_ci "/tmp/$1.json")
-	awk -v ci="$ci" -v lo="$svc_whole_lo" -v hi="$svc_whole_hi" -v name="$1" 'BEGIN {
+	awk -v ci="$ci" -v lo="$lo" -v hi="$hi" -v name="$1" 'BEGIN {
 		split(ci, b, ","); ab_lo = 1 + b[1] / 100; ab_hi = 1 + b[2] / 100
-		printf "%s: ab'"'"'s ratio [%.3f, %.3f] against the whole runs'"'"' blocks [%s, %s]\n", name, ab_lo, ab_hi, lo, hi
-		if (hi >= 1) printf "%s: WEAK: a block of whole runs found no effect: only the verdict rules it out\n", name
+		printf "%s: ab'"'"'s ratio [%.3f, %.3f] against its reference'"'"'s blocks [%s, %s]\n", name, ab_lo, ab_hi, lo, hi
+		if (hi >= 1) printf "%s: WEAK: a block of the reference found no effect: only the verdict rules it out\n", name
 		exit !(ab_hi >= lo && ab_lo <= hi) }' ||
-		fail "$1: B vs A $svc_diff% [$ci], outside every block of whole runs: ratios $svc_whole_ratios (median $svc_whole%)"
+		fail "$1: B vs A $svc_diff% [$ci], outside every block of its reference: ratios $ratios (median $whole%)"
 }
 
 # svc_whole_run: one whole run of SVC_RUN_S seconds in one connection;
@@ -309,42 +312,66 @@ svc_whole_run() {
 		fail "pgbench reported nothing after $SVC_SETTLE_S s: $(tail -n 6 /tmp/svc-whole.log); the server: $(tail -n 3 /tmp/svc-postgres.log)"
 }
 
-# The quota's effect in whole runs: SVC_WHOLE_BLOCKS blocks of four runs
-# in ABBA order, each block's ratio of B's rates to A's. Sets svc_whole
-# (B vs A in percent, from the blocks' median), svc_whole_lo and
-# svc_whole_hi (the smallest and largest block ratio) and
-# svc_whole_ratios. The median and the range of blocks, not a mean and a
-# standard error: reclaim storms hit runs of either arm at random (a run's
-# 1 s reports fall from about 1300 to 230 tps in A and to 50 in B, major
-# faults in the memcg rising fivefold), and two storms in one block's B
-# runs put its ratio at 0.071 where ab's -66% [-76%, -62%] was right
-# (CI's run of 53b8b22); a storm moves one block, not the median.
+# The running load's reports so far; whether they are more than N.
+svc_load_reports() {
+	grep -c '^progress:' /tmp/svc-load.log
+}
+svc_load_reports_past() {
+	[ "$(svc_load_reports)" -gt "$1" ]
+}
+
+# svc_phase: one phase of SVC_RUN_S seconds in the running load's
+# connection (SVC_LOAD, reporting every second to /tmp/svc-load.log); sets
+# svc_tps as svc_whole_run does. The first report after the phase starts
+# straddles its start, so the phase lasts a second longer.
+svc_phase() {
+	local first
+	first=$(($(svc_load_reports) + 2 + SVC_SETTLE_S))
+	wait_until $((SVC_RUN_S + 10)) svc_load_reports_past $((first + SVC_RUN_S - SVC_SETTLE_S - 2)) ||
+		fail "the load reported too little in $((SVC_RUN_S + 10)) s: $(tail -n 3 /tmp/svc-load.log)"
+	svc_tps=$(awk -v first="$first" -v n=$((SVC_RUN_S - SVC_SETTLE_S)) '$1 == "progress:" && ++k >= first && k < first + n {
+		sum += $4 } END { printf "%.1f\n", sum / n }' /tmp/svc-load.log)
+}
+
+# svc_whole_effect NAME RUN: the quota's effect in SVC_BLOCKS blocks of
+# four RUNs (svc_whole_run or svc_phase) in ABBA order, each block's ratio
+# of B's rates to A's, for svc_check_agrees NAME: /tmp/NAME.reference holds
+# B vs A in percent from the blocks' median, the smallest and the largest
+# block ratio, then every ratio. The median and the range of blocks, not a
+# mean and a standard error: reclaim storms hit runs of either arm at
+# random (a run's 1 s reports fall from about 1300 to 230 tps in A and to
+# 50 in B, major faults in the memcg rising fivefold), and two storms in
+# one block's B runs put its ratio at 0.071 where ab's -66% [-76%, -62%]
+# was right (CI's run of 53b8b22); a storm moves one block, not the
+# median. Measured just before the A/B it judges, in the same kind of
+# connection: the server drifts over minutes (one guest's ratio went from
+# 0.33 to 0.19 across an attached A/B, A from 1300 to 500 tps), and a
+# connection's first seconds are slow (whole runs'; not the load's).
 svc_whole_effect() {
-	local quota=$SVC_CPU/cpu.cfs_quota_us block=0 a1 b1 b2 a2 ratios=''
-	while [ "$block" -lt "$SVC_WHOLE_BLOCKS" ]; do
-		svc_whole_run
+	local name=$1 run=$2 quota=$SVC_CPU/cpu.cfs_quota_us block=0 a1 b1 b2 a2 ratios=''
+	while [ "$block" -lt "$SVC_BLOCKS" ]; do
+		$run
 		a1=$svc_tps
 		echo "$SVC_QUOTA_US" >"$quota" || fail "cannot set $quota"
-		svc_whole_run
+		$run
 		b1=$svc_tps
-		svc_whole_run
+		$run
 		b2=$svc_tps
 		echo -1 >"$quota" || fail "cannot reset $quota"
-		svc_whole_run
+		$run
 		a2=$svc_tps
 		ratios="$ratios $(awk -v a1="$a1" -v a2="$a2" -v b1="$b1" -v b2="$b2" \
 			'BEGIN { printf "%.4f", (b1 + b2) / (a1 + a2) }')"
-		echo "whole runs, quota, block $((block + 1)): A $a1 $a2 tps, B $b1 $b2 tps"
+		echo "$name: reference ($run), block $((block + 1)): A $a1 $a2 tps, B $b1 $b2 tps"
 		block=$((block + 1))
 	done
 	# shellcheck disable=SC2086 # one ratio a word
-	svc_whole_ratios=$(printf '%s\n' $ratios | sort -n | tr '\n' ' ' | sed 's/ $//')
-	# shellcheck disable=SC2046 # three numbers
-	set -- $(echo "$svc_whole_ratios" | tr ' ' '\n' | awk '{ r[NR] = $1 } END {
+	printf '%s\n' $ratios | sort -n | awk '{ r[NR] = $1 } END {
 		m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
-		printf "%.1f %s %s\n", 100 * (m - 1), r[1], r[NR] }')
-	svc_whole=$1 svc_whole_lo=$2 svc_whole_hi=$3
-	echo "whole runs, quota: block ratios $svc_whole_ratios: B vs A $svc_whole% (median)"
+		printf "%.1f %s %s", 100 * (m - 1), r[1], r[NR]
+		for (i = 1; i <= NR; i++) printf " %s", r[i]
+		print "" }' >"/tmp/$name.reference"
+	echo "$name: reference ($run): B vs A (median), lowest, highest, every block ratio: $(cat "/tmp/$name.reference")"
 }
 
 # group: service
@@ -362,7 +389,7 @@ test_service_pgbench() {
 	expect_knob 1 "after vmpctl ab on the service"
 	echo "service: interleaved, vmpressure knob: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
-	svc_whole_effect
+	svc_whole_effect svc-quota-lines svc_whole_run
 	echo "service: whole runs, quota: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
@@ -384,6 +411,9 @@ test_service_pgbench() {
 	svc_ab svc-knob-attach $SVC_ATTACH_AB
 	expect_knob 1 "after vmpctl ab attached to the service"
 	echo "service: attached, vmpressure knob: $(($(uptime_s) - start)) s"
+	start=$(uptime_s)
+	svc_whole_effect svc-quota-attach svc_phase
+	echo "service: phases in the load's connection, quota: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
 	svc_ab svc-quota-attach $SVC_ATTACH_AB $SVC_QUOTA_ATTACH --knob "$quota" --a=-1 --b="$SVC_QUOTA_US"
