@@ -10,7 +10,7 @@
 #    a query and its answer) must find no large difference;
 #  - a known effect, a CPU quota on the server as the knob: the same two
 #    designs must agree with long phases of each arm measured just before
-#    them, in the same kind of connection (see svc_whole_effect);
+#    them, in the same kind of connection (see svc_reference);
 #  - an A/A of both designs on the quota's file, arm B a quota of more
 #    CPUs than the guest has: every flip turns CFS bandwidth control on or
 #    off for the server, but the quota can never bind; no large
@@ -36,13 +36,13 @@ SVC_QUOTA_US=30000
 # The A/A's arm B, set by svc_start: one CPU more than the guest has, per
 # period, which no number of the server's processes can use up.
 SVC_AA_QUOTA_US=
-# The references (see svc_whole_effect): SVC_BLOCKS blocks of four phases
-# in ABBA order, each phase SVC_RUN_S seconds of which the first
+# The references (see svc_reference): SVC_BLOCKS blocks of four phases in
+# ABBA order, each phase SVC_RUN_S seconds of which the first
 # SVC_SETTLE_S are not measured; whole runs for the interleaved A/B,
-# phases in the running load's connection for the attached one. Then ab's slices: two
-# of pgbench's 1 s reports per interleaved slice, the counter read three
-# times in each of the attach mode's; two warm-up slices for pgbench's
-# connection. Eight pairs: the signed-rank test reaches p < 0.05 from six,
+# phases in the running load's connection for the attached one. Then
+# ab's slices: two of pgbench's 1 s reports per interleaved slice, the
+# counter read three times in each of the attach mode's; two warm-up
+# slices for pgbench's connection. Eight pairs: the signed-rank test reaches p < 0.05 from six,
 # but only when every pair agrees; with eight, one pair hit by a reclaim
 # storm (an A slice at the quota's rate, seen once in CI) no longer hides
 # a -50%.
@@ -262,7 +262,7 @@ svc_check_aa() {
 
 # svc_check_agrees NAME [may-refuse]: ab on the quota says "B worse" (or
 # "~" with an estimate below zero), and its 95% interval of B/A overlaps
-# the range of the blocks of its reference, NAME's svc_whole_effect. Or
+# the range of the blocks of its reference, NAME's svc_reference. Or
 # carry-over (the server recovers from the quota for about 2 s: real), or,
 # with may-refuse, any honest refusal (interleaved on report lines only:
 # the attach mode drops nothing by arm). Overlap, not containment: each
@@ -333,8 +333,8 @@ svc_phase() {
 		sum += $4 } END { printf "%.1f\n", sum / n }' /tmp/svc-load.log)
 }
 
-# svc_whole_effect NAME RUN: the quota's effect in SVC_BLOCKS blocks of
-# four RUNs (svc_whole_run or svc_phase) in ABBA order, each block's ratio
+# svc_reference NAME RUN: the quota's effect in SVC_BLOCKS blocks of four
+# RUNs (svc_whole_run or svc_phase) in ABBA order, each block's ratio
 # of B's rates to A's, for svc_check_agrees NAME: /tmp/NAME.reference holds
 # B vs A in percent from the blocks' median, the smallest and the largest
 # block ratio, then every ratio. The median and the range of blocks, not a
@@ -347,7 +347,7 @@ svc_phase() {
 # connection: the server drifts over minutes (one guest's ratio went from
 # 0.33 to 0.19 across an attached A/B, A from 1300 to 500 tps), and a
 # connection's first seconds are slow (whole runs'; not the load's).
-svc_whole_effect() {
+svc_reference() {
 	local name=$1 run=$2 quota=$SVC_CPU/cpu.cfs_quota_us block=0 a1 b1 b2 a2 ratios=''
 	while [ "$block" -lt "$SVC_BLOCKS" ]; do
 		$run
@@ -389,7 +389,7 @@ test_service_pgbench() {
 	expect_knob 1 "after vmpctl ab on the service"
 	echo "service: interleaved, vmpressure knob: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
-	svc_whole_effect svc-quota-lines svc_whole_run
+	svc_reference svc-quota-lines svc_whole_run
 	echo "service: whole runs, quota: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
@@ -412,7 +412,7 @@ test_service_pgbench() {
 	expect_knob 1 "after vmpctl ab attached to the service"
 	echo "service: attached, vmpressure knob: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
-	svc_whole_effect svc-quota-attach svc_phase
+	svc_reference svc-quota-attach svc_phase
 	echo "service: phases in the load's connection, quota: $(($(uptime_s) - start)) s"
 	start=$(uptime_s)
 	# shellcheck disable=SC2086 # the SVC_*_AB are lists of options
