@@ -59,6 +59,16 @@ SVC_QUOTA_ATTACH="--interleave 2.5 --settle 1"
 # The A/As: six pairs (the fewest at which a verdict is possible at all),
 # for the guest time; -n and -T after the A/B's, which they override.
 SVC_AA="-n 6 -T 60"
+# How far apart, as a factor on the ratio B/A, ab and its reference may
+# read the quota and still agree (svc_check_agrees): they measure in
+# different ways (ab's slices and loopback's packets, of which B's
+# transactions send 3% more; the reference's 4 s phases and pgbench's
+# transactions), and CI saw them miss by x1.035 one way (c9311e1, whole
+# runs then: ab's 0.373 against blocks up to 0.361) and x1.003 the other
+# (694dfd3: 0.407 against blocks from 0.408), each interval "B worse" and
+# tight. Issue
+# 31's error, -14% where -56% was true, is x1.9 away.
+SVC_AGREE_FACTOR=1.10
 # The largest B vs A, in percent, that the vmpressure knob may really make
 # on this workload: ab's interval must reach it (see svc_check_small).
 SVC_SMALL_PCT=10
@@ -262,7 +272,8 @@ svc_check_aa() {
 
 # svc_check_agrees NAME [may-refuse]: ab on the quota says "B worse" (or
 # "~" with an estimate below zero), and its 95% interval of B/A overlaps
-# the range of the blocks of its reference, NAME's svc_reference. Or
+# the range of the blocks of its reference, NAME's svc_reference, widened
+# by SVC_AGREE_FACTOR. Or
 # carry-over (the server recovers from the quota for about 2 s: real), or,
 # with may-refuse, any honest refusal (interleaved on report lines only:
 # the attach mode drops nothing by arm). Overlap, not containment: each
@@ -289,11 +300,11 @@ svc_check_agrees() {
 	*) fail "$1: verdict $svc_verdict on a quota that took $whole% in its reference (ab: $svc_diff%)" ;;
 	esac
 	ci=$(svc_ci "/tmp/$1.json")
-	awk -v ci="$ci" -v lo="$lo" -v hi="$hi" -v name="$1" 'BEGIN {
+	awk -v ci="$ci" -v lo="$lo" -v hi="$hi" -v f="$SVC_AGREE_FACTOR" -v name="$1" 'BEGIN {
 		split(ci, b, ","); ab_lo = 1 + b[1] / 100; ab_hi = 1 + b[2] / 100
 		printf "%s: ab'"'"'s ratio [%.3f, %.3f] against its reference'"'"'s blocks [%s, %s]\n", name, ab_lo, ab_hi, lo, hi
 		if (hi >= 1) printf "%s: WEAK: a block of the reference found no effect: only the verdict rules it out\n", name
-		exit !(ab_hi >= lo && ab_lo <= hi) }' ||
+		exit !(ab_hi * f >= lo && ab_lo <= hi * f) }' ||
 		fail "$1: B vs A $svc_diff% [$ci], outside every block of its reference: ratios $ratios (median $whole%)"
 }
 
